@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/regelkit/regelkit/servers/internal/health"
+	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/openapi"
+)
+
+const (
+	serviceName = "Linked Data Explorer Backend"
+	openAPIPath = "/v1/openapi.json"
+	healthPath  = "/v1/health"
+)
+
+// app is the explorer: its configuration, its dependencies and its router.
+type app struct {
+	cfg     *config
+	logger  *slog.Logger
+	started time.Time
+	router  *httpapi.Router
+	health  *health.Checker
+	closers []func()
+}
+
+// newApp wires the explorer's dependencies and routes.
+func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error) {
+	a := &app{cfg: cfg, logger: logger, started: time.Now()}
+	doc := openapi.New(serviceName, version,
+		"Discovery, chaining and execution of decision models published as linked data; "+
+			"DMN and SHACL validation; legal norms under a stability contract.")
+	doc.DefaultResponse = &openapi.Response{
+		Description: "failure envelope",
+		Content:     openapi.JSON(doc.AddSchema("ErrorEnvelope", errorEnvelopeSchema)),
+	}
+	a.router = httpapi.NewRouter(httpapi.RouterOptions{
+		Development: cfg.development(),
+		Logger:      logger,
+		Doc:         doc,
+	})
+	a.health = &health.Checker{
+		Name:          serviceName,
+		Version:       version,
+		Environment:   cfg.Environment,
+		Documentation: openAPIPath,
+		Started:       a.started,
+		Probes: []health.Probe{
+			// The knowledge graph and decision engine probes are wired by the
+			// components that provide them; until then they report "unknown".
+			{Name: "triplydb"},
+			{Name: "operaton"},
+		},
+	}
+	a.routes()
+	return a, nil
+}
+
+// Handler is the router behind the middleware chain.
+func (a *app) Handler() http.Handler {
+	return httpapi.Middleware(a.router, httpapi.MiddlewareOptions{
+		Version:     version,
+		Logger:      a.logger,
+		CORSOrigins: a.cfg.CORSOrigins,
+		Development: a.cfg.development(),
+	})
+}
+
+// Close releases the app's resources.
+func (a *app) Close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i]()
+	}
+}
+
+// routes registers every route. Literal paths come before parameterised
+// siblings: mux matches in registration order.
+func (a *app) routes() {
+	r := a.router
+	r.Handle("GET", "/", a.handleRoot, openapi.Operation{
+		Summary: "Service information and entry points",
+		Tags:    []string{"service"},
+		Responses: map[string]openapi.Response{"200": {Description: "service information",
+			Content: openapi.JSON(rootSchema)}},
+	})
+	r.Handle("GET", healthPath, a.health.Handle, openapi.Operation{
+		Summary:     "Health of the service and its dependencies",
+		Description: "Not wrapped in the envelope. healthy → 200; degraded (a dependency down) or unhealthy (the check failed) → 503.",
+		Tags:        []string{"service"},
+		Responses: map[string]openapi.Response{
+			"200": {Description: "healthy", Content: openapi.JSON(healthSchema)},
+			"503": {Description: "degraded or unhealthy", Content: openapi.JSON(healthSchema)},
+		},
+	}, httpapi.Legacy())
+	r.Handle("GET", openAPIPath, a.handleOpenAPI, openapi.Operation{
+		Summary:   "This OpenAPI 3.1 description",
+		Tags:      []string{"service"},
+		Responses: map[string]openapi.Response{"200": {Description: "the OpenAPI document"}},
+	})
+}
+
+func (a *app) handleRoot(w http.ResponseWriter, r *http.Request) error {
+	return httpapi.WriteJSON(w, http.StatusOK, map[string]any{
+		"name":          serviceName,
+		"version":       version,
+		"status":        "running",
+		"environment":   a.cfg.Environment,
+		"documentation": openAPIPath,
+		"health":        healthPath,
+		"endpoints": map[string]string{
+			"health": healthPath,
+			"dmns":   "/v1/dmns",
+			"chains": "/v1/chains",
+		},
+		"legacy": map[string]string{
+			"health": "/api/health (deprecated)",
+			"dmns":   "/api/dmns (deprecated)",
+			"chains": "/api/chains (deprecated)",
+		},
+	})
+}
+
+func (a *app) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {
+	return httpapi.WriteJSON(w, http.StatusOK, a.router.Doc())
+}

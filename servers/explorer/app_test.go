@@ -1,0 +1,197 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/gorilla/mux"
+
+	"github.com/regelkit/regelkit/servers/internal/apitest"
+)
+
+// newTestApp builds the explorer on its defaults (plus overrides) and serves
+// it over real HTTP.
+func newTestApp(t *testing.T, env map[string]string) (*app, *apitest.Client) {
+	t.Helper()
+	cfg, _, err := loadConfig(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := newApp(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	return a, apitest.New(t, a.Handler())
+}
+
+func TestRoot(t *testing.T) {
+	_, c := newTestApp(t, nil)
+	resp := c.Get("/").ExpectStatus(t, 200)
+	var got struct {
+		Name, Version, Status, Environment, Documentation, Health string
+		Endpoints, Legacy                                         map[string]string
+	}
+	resp.Decode(t, &got)
+	if got.Name != serviceName || got.Version != version || got.Status != "running" || got.Environment != "development" {
+		t.Errorf("root = %+v", got)
+	}
+	if got.Documentation != "/v1/openapi.json" || got.Health != "/v1/health" {
+		t.Errorf("documentation/health = %q %q", got.Documentation, got.Health)
+	}
+	want := map[string]string{"health": "/v1/health", "dmns": "/v1/dmns", "chains": "/v1/chains"}
+	for k, v := range want {
+		if got.Endpoints[k] != v {
+			t.Errorf("endpoints.%s = %q, want %q", k, got.Endpoints[k], v)
+		}
+		legacy := strings.Replace(v, "/v1/", "/api/", 1) + " (deprecated)"
+		if got.Legacy[k] != legacy {
+			t.Errorf("legacy.%s = %q, want %q", k, got.Legacy[k], legacy)
+		}
+	}
+	if resp.Header.Get("API-Version") != version {
+		t.Errorf("API-Version = %q", resp.Header.Get("API-Version"))
+	}
+}
+
+func TestHealth(t *testing.T) {
+	a, c := newTestApp(t, map[string]string{"ENVIRONMENT": "acceptance"})
+	for _, path := range []string{"/v1/health", "/api/health"} {
+		resp := c.Get(path).ExpectStatus(t, 200)
+		var got struct {
+			Name, Version, Environment, Status, Timestamp, Documentation string
+			Uptime                                                       *float64
+			Services                                                     map[string]struct {
+				Status    string   `json:"status"`
+				Latency   *float64 `json:"latency"`
+				LastCheck string   `json:"lastCheck"`
+			}
+		}
+		resp.Decode(t, &got)
+		if got.Name != serviceName || got.Version != version || got.Environment != "acceptance" || got.Status != "healthy" {
+			t.Errorf("%s: %+v", path, got)
+		}
+		if got.Uptime == nil || *got.Uptime < 0 || got.Timestamp == "" || got.Documentation != "/v1/openapi.json" {
+			t.Errorf("%s: uptime/timestamp/documentation missing: %s", path, resp.Body)
+		}
+		for _, name := range []string{"triplydb", "operaton"} {
+			s, ok := got.Services[name]
+			if !ok || s.Status == "" || s.Latency == nil || s.LastCheck == "" {
+				t.Errorf("%s: service %s = %+v", path, name, s)
+			}
+		}
+		if resp.Header.Get("API-Version") != version {
+			t.Errorf("%s: API-Version missing", path)
+		}
+		deprecated := resp.Header.Get("Deprecation") == "true"
+		if deprecated != strings.HasPrefix(path, "/api/") {
+			t.Errorf("%s: Deprecation header %q", path, resp.Header.Get("Deprecation"))
+		}
+		if deprecated && resp.Header.Get("Link") != `</v1/health>; rel="successor-version"` {
+			t.Errorf("Link = %q", resp.Header.Get("Link"))
+		}
+	}
+	// A dependency that is down degrades the service: 503.
+	a.health.Probes[0].Check = func(context.Context) error { return io.ErrUnexpectedEOF }
+	resp := c.Get("/v1/health").ExpectStatus(t, 503)
+	if !strings.Contains(string(resp.Body), `"status":"degraded"`) {
+		t.Errorf("body %s", resp.Body)
+	}
+	// A probe that fails by panicking makes the check itself fail: unhealthy.
+	a.health.Probes[0].Check = func(context.Context) error { panic("probe bug") }
+	resp = c.Get("/v1/health").ExpectStatus(t, 503)
+	if !strings.Contains(string(resp.Body), `"status":"unhealthy"`) {
+		t.Errorf("body %s", resp.Body)
+	}
+}
+
+// TestOpenAPICoversEveryRoute walks the real mux: a route registered without
+// its operation in the document fails here.
+func TestOpenAPICoversEveryRoute(t *testing.T) {
+	a, c := newTestApp(t, nil)
+	resp := c.Get("/v1/openapi.json").ExpectStatus(t, 200)
+	var doc struct {
+		OpenAPI string                                `json:"openapi"`
+		Paths   map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	resp.Decode(t, &doc)
+	if doc.OpenAPI != "3.1.0" {
+		t.Errorf("openapi = %q", doc.OpenAPI)
+	}
+	n := 0
+	err := a.router.Mux().Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+		path, err := route.GetPathTemplate()
+		if err != nil {
+			return nil
+		}
+		methods, _ := route.GetMethods()
+		for _, m := range methods {
+			n++
+			if _, ok := doc.Paths[path][strings.ToLower(m)]; !ok {
+				t.Errorf("%s %s is served but missing from /v1/openapi.json", m, path)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 4 {
+		t.Fatalf("walked only %d routes", n)
+	}
+}
+
+func TestEveryResponseCarriesAPIVersion(t *testing.T) {
+	_, c := newTestApp(t, nil)
+	for _, req := range []struct{ method, path string }{
+		{"GET", "/"}, {"GET", "/v1/openapi.json"}, {"GET", "/v1/nope"}, {"POST", "/v1/health"},
+	} {
+		resp := c.Do(req.method, req.path, nil)
+		if resp.Header.Get("API-Version") != version {
+			t.Errorf("%s %s (%d): no API-Version", req.method, req.path, resp.Status)
+		}
+	}
+	c.Get("/v1/nope").ExpectError(t, http.StatusNotFound, "NOT_FOUND")
+}
+
+func TestConfigErrors(t *testing.T) {
+	_, _, err := loadConfig(func(k string) (string, bool) {
+		return map[string]string{"PORT": "x", "ENVIRONMENT": "prod"}[k], k == "PORT" || k == "ENVIRONMENT"
+	})
+	if err == nil || !strings.Contains(err.Error(), "PORT") || !strings.Contains(err.Error(), "ENVIRONMENT") {
+		t.Fatalf("err = %v", err)
+	}
+	cfg, _, err := loadConfig(func(k string) (string, bool) {
+		return "production", k == "ENVIRONMENT"
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.CORSOrigins) != 0 || cfg.LogFormat != "json" {
+		t.Errorf("production defaults: origins %v, format %s", cfg.CORSOrigins, cfg.LogFormat)
+	}
+}
+
+// TestREADMEDocumentsEveryVariable keeps the README's configuration table in
+// step with what loadConfig reads.
+func TestREADMEDocumentsEveryVariable(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, env, err := loadConfig(func(string) (string, bool) { return "", false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range env.Vars() {
+		if !strings.Contains(string(readme), "| `"+v.Name+"` |") {
+			t.Errorf("README's explorer configuration table lacks %s", v.Name)
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package envconfig
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDefaultsAndValues(t *testing.T) {
+	r := FromMap(map[string]string{
+		"PORT": "9000", "ENVIRONMENT": "Production", "FLAG": "yes",
+		"ORIGINS": " http://a.example , ,http://b.example", "WAIT": "90s",
+	})
+	if got := r.Port("PORT", 8081, ""); got != 9000 {
+		t.Errorf("PORT = %d, want 9000", got)
+	}
+	if got := r.OneOf("ENVIRONMENT", "development", []string{"development", "acceptance", "production"}, ""); got != "production" {
+		t.Errorf("ENVIRONMENT = %q, want production", got)
+	}
+	if got := r.Bool("FLAG", false, ""); !got {
+		t.Error("FLAG = false, want true")
+	}
+	if got := r.List("ORIGINS", nil, ""); strings.Join(got, "|") != "http://a.example|http://b.example" {
+		t.Errorf("ORIGINS = %q", got)
+	}
+	if got := r.Duration("WAIT", time.Second, ""); got != 90*time.Second {
+		t.Errorf("WAIT = %v", got)
+	}
+	if got := r.String("ABSENT", "fallback", ""); got != "fallback" {
+		t.Errorf("ABSENT = %q, want the default", got)
+	}
+	if got := r.OptionalBool("UNSET", ""); got != nil {
+		t.Errorf("UNSET = %v, want nil", *got)
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestErrorsAreCollected(t *testing.T) {
+	r := FromMap(map[string]string{"PORT": "eighty", "ENVIRONMENT": "staging", "FLAG": "maybe", "P2": "70000"})
+	r.Port("PORT", 8081, "")
+	r.Port("P2", 8081, "")
+	r.OneOf("ENVIRONMENT", "development", []string{"development", "production"}, "")
+	r.Bool("FLAG", false, "")
+	err := r.Err()
+	if err == nil {
+		t.Fatal("want errors")
+	}
+	for _, want := range []string{`PORT="eighty"`, `P2="70000"`, `ENVIRONMENT="staging"`, `FLAG="maybe"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %s", err, want)
+		}
+	}
+}
+
+func TestSecretsAreMasked(t *testing.T) {
+	r := FromMap(map[string]string{
+		"API_KEY":      "s3cr3t",
+		"DATABASE_URL": "postgres://app:hunter2@db.example:5432/regelkit",
+	})
+	r.Secret("API_KEY", "", "")
+	r.URL("DATABASE_URL", "", "")
+	printed := fmt.Sprint(r.LogAttrs()...)
+	for _, leak := range []string{"s3cr3t", "hunter2"} {
+		if strings.Contains(printed, leak) {
+			t.Errorf("printed settings leak %q: %s", leak, printed)
+		}
+	}
+	if !strings.Contains(printed, "db.example:5432") {
+		t.Errorf("the URL's host should stay visible: %s", printed)
+	}
+}

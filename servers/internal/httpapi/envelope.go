@@ -1,0 +1,65 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+)
+
+// TimestampLayout is the envelope's timestamp format: UTC with exactly three
+// fraction digits and a Z, e.g. 2026-01-15T10:20:30.123Z.
+const TimestampLayout = "2006-01-02T15:04:05.000Z"
+
+// Timestamp formats t in TimestampLayout.
+func Timestamp(t time.Time) string { return t.UTC().Format(TimestampLayout) }
+
+// Envelope is the response body of the explorer and business APIs.
+type Envelope struct {
+	Success   bool       `json:"success"`
+	Data      any        `json:"data,omitempty"`
+	Error     *ErrorBody `json:"error,omitempty"`
+	Timestamp string     `json:"timestamp"`
+}
+
+// ErrorBody is the error member of a failed Envelope.
+type ErrorBody struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Details any    `json:"details,omitempty"`
+}
+
+// now is the clock used for envelope timestamps; tests replace it.
+var now = time.Now
+
+// WriteJSON writes v as JSON with the given status.
+func WriteJSON(w http.ResponseWriter, status int, v any) error {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, err = w.Write(append(body, '\n'))
+	return err
+}
+
+// WriteData writes {success:true, data, timestamp}. A nil data writes
+// {success:true, timestamp}.
+func WriteData(w http.ResponseWriter, status int, data any) error {
+	return WriteJSON(w, status, Envelope{Success: true, Data: data, Timestamp: Timestamp(now())})
+}
+
+// WriteError writes the failure envelope for e.
+func WriteError(w http.ResponseWriter, e *Error) error {
+	if e.Header != nil {
+		for k, vs := range e.Header {
+			for _, v := range vs {
+				w.Header().Add(k, v)
+			}
+		}
+	}
+	return WriteJSON(w, e.Status, Envelope{
+		Error:     &ErrorBody{Code: e.Code, Message: e.Message, Details: e.Details},
+		Timestamp: Timestamp(now()),
+	})
+}

@@ -1,0 +1,258 @@
+package httpapi
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/gorilla/mux"
+
+	"github.com/regelkit/regelkit/servers/internal/openapi"
+)
+
+// HandlerFunc is an API handler. A returned *Error is written as the failure
+// envelope; any other error as 500 INTERNAL_ERROR (its text only in
+// development). A handler that has already written its response must not
+// return an error.
+type HandlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// RouterOptions configure a Router.
+type RouterOptions struct {
+	// Development puts the text of unexpected errors and panics into the 500
+	// message. Outside development the message is "Internal server error".
+	Development bool
+	// Logger receives handler failures; nil discards them.
+	Logger *slog.Logger
+	// MaxBodyBytes limits every request body (DefaultMaxBodyBytes when 0).
+	MaxBodyBytes int64
+	// Doc records every route; nil creates an empty document.
+	Doc *openapi.Document
+}
+
+// Route is one registered method and path template.
+type Route struct {
+	Method string
+	Path   string
+	Legacy bool // a deprecated /api alias of a /v1 route
+}
+
+// Router is a gorilla/mux router that records every route in an OpenAPI
+// document and answers unknown routes and methods with the envelope.
+type Router struct {
+	mux    *mux.Router
+	opts   RouterOptions
+	doc    *openapi.Document
+	routes []Route
+}
+
+// RouteOption changes one registration.
+type RouteOption func(*routeConfig)
+
+type routeConfig struct {
+	legacy   bool
+	maxBytes int64
+}
+
+// Legacy also mounts the route under its deprecated /api alias: the /v1
+// prefix replaced by /api. The alias answers exactly like the /v1 route plus
+// the headers `Deprecation: true` and `Link: </v1/...>; rel="successor-version"`
+// (the request's own path with /api replaced by /v1, so path parameters are
+// kept).
+func Legacy() RouteOption { return func(c *routeConfig) { c.legacy = true } }
+
+// BodyLimit sets this route's body limit in bytes.
+func BodyLimit(n int64) RouteOption { return func(c *routeConfig) { c.maxBytes = n } }
+
+// NewRouter returns an empty router.
+func NewRouter(opts RouterOptions) *Router {
+	if opts.MaxBodyBytes == 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	doc := opts.Doc
+	if doc == nil {
+		doc = openapi.New("regelkit", "", "")
+	}
+	rt := &Router{mux: mux.NewRouter(), opts: opts, doc: doc}
+	rt.mux.NotFoundHandler = http.HandlerFunc(rt.notFound)
+	rt.mux.MethodNotAllowedHandler = http.HandlerFunc(rt.methodNotAllowed)
+	return rt
+}
+
+// Doc returns the OpenAPI document the routes are recorded in.
+func (rt *Router) Doc() *openapi.Document { return rt.doc }
+
+// Routes lists every registered route (aliases included), sorted by path.
+func (rt *Router) Routes() []Route {
+	out := append([]Route(nil), rt.routes...)
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Path != out[j].Path {
+			return out[i].Path < out[j].Path
+		}
+		return out[i].Method < out[j].Method
+	})
+	return out
+}
+
+// Mux exposes the underlying router, e.g. to walk it in tests.
+func (rt *Router) Mux() *mux.Router { return rt.mux }
+
+// Handle registers h for method and path (gorilla/mux template syntax, which
+// matches OpenAPI's {name}). Register literal paths before parameterised
+// siblings (/v1/dmns/cycles before /v1/dmns/{identifier}); mux matches in
+// registration order.
+func (rt *Router) Handle(method, path string, h HandlerFunc, op openapi.Operation, options ...RouteOption) {
+	cfg := routeConfig{maxBytes: rt.opts.MaxBodyBytes}
+	for _, o := range options {
+		o(&cfg)
+	}
+	handler := rt.wrap(h, cfg.maxBytes)
+	rt.mux.Handle(path, handler).Methods(method)
+	rt.doc.Add(method, path, op)
+	rt.routes = append(rt.routes, Route{Method: method, Path: path})
+	if cfg.legacy {
+		if !strings.HasPrefix(path, "/v1/") {
+			panic("httpapi: Legacy needs a /v1/ path, got " + path)
+		}
+		alias := "/api/" + strings.TrimPrefix(path, "/v1/")
+		rt.mux.Handle(alias, deprecated(handler)).Methods(method)
+		legacyOp := op
+		legacyOp.OperationID = ""
+		legacyOp.Deprecated = true
+		legacyOp.Description = strings.TrimSpace("Deprecated alias of " + path + "; answers the same plus " +
+			"`Deprecation: true` and a `Link` to the successor. Removed in v2.0.0. " + op.Description)
+		rt.doc.Add(method, alias, legacyOp)
+		rt.routes = append(rt.routes, Route{Method: method, Path: alias, Legacy: true})
+	}
+}
+
+// HandleRaw registers a plain http.Handler that writes its own responses
+// (a protocol handler such as the SPARQL endpoint) for each method of ops,
+// documented by the operation given for that method.
+func (rt *Router) HandleRaw(path string, h http.Handler, ops map[string]openapi.Operation) {
+	methods := make([]string, 0, len(ops))
+	for m := range ops {
+		methods = append(methods, m)
+	}
+	sort.Strings(methods)
+	rt.mux.Handle(path, h).Methods(methods...)
+	for _, m := range methods {
+		rt.doc.Add(m, path, ops[m])
+		rt.routes = append(rt.routes, Route{Method: m, Path: path})
+	}
+}
+
+// ServeHTTP dispatches to the registered routes.
+func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) { rt.mux.ServeHTTP(w, r) }
+
+func (rt *Router) wrap(h HandlerFunc, maxBytes int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > maxBytes {
+			_ = WriteError(w, payloadTooLarge(maxBytes))
+			return
+		}
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, maxBytes)
+		}
+		rw := &trackingWriter{ResponseWriter: w}
+		if err := h(rw, r); err != nil {
+			rt.fail(rw, r, err)
+		}
+	})
+}
+
+// fail writes err as the failure envelope.
+func (rt *Router) fail(w *trackingWriter, r *http.Request, err error) {
+	var apiErr *Error
+	if !errors.As(err, &apiErr) {
+		msg := "Internal server error"
+		if rt.opts.Development {
+			msg = err.Error()
+		}
+		apiErr = &Error{Status: http.StatusInternalServerError, Code: CodeInternal, Message: msg, Cause: err}
+	}
+	if apiErr.Status >= 500 {
+		rt.opts.Logger.ErrorContext(r.Context(), "request failed",
+			"method", r.Method, "path", r.URL.Path, "code", apiErr.Code,
+			"request_id", RequestID(r.Context()), "error", err.Error())
+	}
+	if w.wrote {
+		rt.opts.Logger.ErrorContext(r.Context(), "handler returned an error after writing its response",
+			"path", r.URL.Path, "error", err.Error())
+		return
+	}
+	_ = WriteError(w, apiErr)
+}
+
+func deprecated(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		successor := "/v1/" + strings.TrimPrefix(r.URL.EscapedPath(), "/api/")
+		w.Header().Set("Deprecation", "true")
+		w.Header().Set("Link", "<"+successor+`>; rel="successor-version"`)
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (rt *Router) notFound(w http.ResponseWriter, r *http.Request) {
+	_ = WriteError(w, NotFound("Endpoint not found: %s %s", r.Method, r.URL.Path))
+}
+
+func (rt *Router) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	allowed := rt.allowedMethods(r)
+	e := Errorf(http.StatusMethodNotAllowed, CodeMethodNotAllowed,
+		"Method %s not allowed for %s (allowed: %s)", r.Method, r.URL.Path, strings.Join(allowed, ", "))
+	e.Header = http.Header{"Allow": {strings.Join(allowed, ", ")}}
+	_ = WriteError(w, e)
+}
+
+// allowedMethods lists the methods registered for r's path.
+func (rt *Router) allowedMethods(r *http.Request) []string {
+	seen := map[string]bool{}
+	_ = rt.mux.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+		var m mux.RouteMatch
+		probe := r.Clone(r.Context())
+		methods, _ := route.GetMethods()
+		for _, method := range methods {
+			probe.Method = method
+			if route.Match(probe, &m) && m.MatchErr == nil {
+				seen[method] = true
+			}
+		}
+		return nil
+	})
+	out := make([]string, 0, len(seen))
+	for m := range seen {
+		out = append(out, m)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// trackingWriter remembers whether the response has started.
+type trackingWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (w *trackingWriter) WriteHeader(code int) {
+	w.wrote = true
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *trackingWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *trackingWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		w.wrote = true
+		f.Flush()
+	}
+}
+
+func (w *trackingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
