@@ -1,0 +1,1752 @@
+package algebra
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/regelkit/regelkit/sparql/graph"
+)
+
+// Options configure parsing.
+type Options struct {
+	// Base is the base IRI for relative IRIs when the text has no BASE.
+	Base string
+}
+
+type parser struct {
+	toks     []token
+	i        int
+	base     string
+	prefixes map[string]string
+
+	// blank node label scoping
+	groupID   int
+	bnodeUse  map[string]int
+	anonCount int
+	freshVars int
+
+	// aggregates collected while parsing a select clause, HAVING or ORDER BY
+	aggOK bool
+	aggs  []AggBinding
+
+	update       bool
+	dataBnodes   map[string]int // label -> update operation index
+	opIndex      int
+	noBnodes     bool // DELETE templates and DELETE DATA
+	noVars       bool // INSERT DATA / DELETE DATA
+	inQuadData   bool
+	subqueryVars []string
+	templateMode bool
+}
+
+func newParser(src string, opts Options) (*parser, error) {
+	src, err := unescapeCodepoints(src)
+	if err != nil {
+		return nil, err
+	}
+	lx := &lexer{src: src, line: 1, col: 1}
+	p := &parser{base: opts.Base, prefixes: map[string]string{}, bnodeUse: map[string]int{}, dataBnodes: map[string]int{}}
+	for {
+		t, err := lx.next()
+		if err != nil {
+			return nil, err
+		}
+		p.toks = append(p.toks, t)
+		if t.kind == tEOF {
+			break
+		}
+	}
+	return p, nil
+}
+
+// unescapeCodepoints replaces \uXXXX and \UXXXXXXXX escapes before
+// tokenizing, as the SPARQL grammar (§19.2) prescribes.
+func unescapeCodepoints(src string) (string, error) {
+	if !strings.Contains(src, `\u`) && !strings.Contains(src, `\U`) {
+		return src, nil
+	}
+	var b strings.Builder
+	line, col := 1, 1
+	for i := 0; i < len(src); {
+		c := src[i]
+		if c == '\\' && i+1 < len(src) && (src[i+1] == 'u' || src[i+1] == 'U') {
+			r, n, ok := scanUCHAR(src[i:])
+			if !ok {
+				return "", &Error{Pos: Pos{line, col}, Msg: "bad codepoint escape"}
+			}
+			if (r >= 0xD800 && r <= 0xDFFF) || !utf8.ValidRune(r) {
+				return "", &Error{Pos: Pos{line, col}, Msg: "escape of an invalid code point"}
+			}
+			b.WriteRune(r)
+			i += n
+			col += n
+			continue
+		}
+		if c == '\n' {
+			line++
+			col = 0
+		}
+		b.WriteByte(c)
+		i++
+		col++
+	}
+	return b.String(), nil
+}
+
+func (p *parser) tok() token  { return p.toks[p.i] }
+func (p *parser) peek(n int) token {
+	if p.i+n < len(p.toks) {
+		return p.toks[p.i+n]
+	}
+	return p.toks[len(p.toks)-1]
+}
+func (p *parser) adv() token { t := p.toks[p.i]; p.i++; return t }
+
+func (p *parser) errf(t token, format string, args ...any) *Error {
+	return &Error{Pos: t.pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) isKw(kw string) bool {
+	t := p.tok()
+	return t.kind == tName && strings.EqualFold(t.val, kw)
+}
+
+func (p *parser) isKwAt(n int, kw string) bool {
+	t := p.peek(n)
+	return t.kind == tName && strings.EqualFold(t.val, kw)
+}
+
+func (p *parser) acceptKw(kw string) bool {
+	if p.isKw(kw) {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *parser) expectKw(kw string) {
+	if !p.acceptKw(kw) {
+		panic(p.errf(p.tok(), "expected %s, found %s", kw, p.tok()))
+	}
+}
+
+func (p *parser) isP(s string) bool {
+	t := p.tok()
+	return t.kind == tPunct && t.val == s
+}
+
+func (p *parser) acceptP(s string) bool {
+	if p.isP(s) {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *parser) expectP(s string) {
+	if !p.acceptP(s) {
+		panic(p.errf(p.tok(), "expected '%s', found %s", s, p.tok()))
+	}
+}
+
+func recoverErr(err *error) {
+	if r := recover(); r != nil {
+		if e, ok := r.(*Error); ok {
+			*err = e
+			return
+		}
+		panic(r)
+	}
+}
+
+// ParseQuery parses a SPARQL 1.1 query and translates it into the algebra.
+func ParseQuery(src string, opts Options) (q *Query, err error) {
+	p, err := newParser(src, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer recoverErr(&err)
+	p.prologue()
+	q = p.query()
+	if p.tok().kind != tEOF {
+		return nil, p.errf(p.tok(), "unexpected %s after the query", p.tok())
+	}
+	return q, nil
+}
+
+// ParseUpdate parses a SPARQL 1.1 update request.
+func ParseUpdate(src string, opts Options) (u *Update, err error) {
+	p, err := newParser(src, opts)
+	if err != nil {
+		return nil, err
+	}
+	p.update = true
+	defer recoverErr(&err)
+	u = &Update{}
+	for {
+		p.prologue()
+		if p.tok().kind == tEOF {
+			break
+		}
+		u.Ops = append(u.Ops, p.updateOp())
+		p.opIndex++
+		if !p.acceptP(";") {
+			break
+		}
+	}
+	if p.tok().kind != tEOF {
+		return nil, p.errf(p.tok(), "unexpected %s; update operations are separated by ';'", p.tok())
+	}
+	return u, nil
+}
+
+func (p *parser) prologue() {
+	for {
+		switch {
+		case p.acceptKw("BASE"):
+			t := p.adv()
+			if t.kind != tIRI {
+				panic(p.errf(t, "expected an IRI after BASE"))
+			}
+			p.base = p.resolve(t.val)
+		case p.acceptKw("PREFIX"):
+			t := p.adv()
+			if t.kind != tPName || t.val2 != "" {
+				panic(p.errf(t, "expected a prefix name like ex: after PREFIX"))
+			}
+			iri := p.adv()
+			if iri.kind != tIRI {
+				panic(p.errf(iri, "expected an IRI after PREFIX %s:", t.val))
+			}
+			p.prefixes[t.val] = p.resolve(iri.val)
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) resolve(iri string) string {
+	if p.base == "" || strings.Contains(iri, ":") && isAbsolute(iri) {
+		return iri
+	}
+	return ResolveIRI(p.base, iri)
+}
+
+func isAbsolute(iri string) bool {
+	i := strings.IndexByte(iri, ':')
+	if i <= 0 {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		c := iri[j]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || j > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
+}
+
+// ResolveIRI resolves ref against base (RFC 3986 §5.2).
+func ResolveIRI(base, ref string) string {
+	if isAbsolute(ref) {
+		return ref
+	}
+	b, err := url.Parse(base)
+	if err != nil {
+		return base + ref
+	}
+	r, err := url.Parse(ref)
+	if err != nil {
+		return base + ref
+	}
+	res := b.ResolveReference(r)
+	out := res.String()
+	if ref == "" {
+		// keep the base without its fragment
+		if i := strings.IndexByte(base, '#'); i >= 0 {
+			return base[:i]
+		}
+		return base
+	}
+	if strings.HasSuffix(ref, "#") && !strings.HasSuffix(out, "#") {
+		out += "#"
+	}
+	return out
+}
+
+func (p *parser) iriTok(t token) string {
+	switch t.kind {
+	case tIRI:
+		return p.resolve(t.val)
+	case tPName:
+		ns, ok := p.prefixes[t.val]
+		if !ok {
+			panic(p.errf(t, "undefined prefix %q", t.val+":"))
+		}
+		return ns + t.val2
+	}
+	panic(p.errf(t, "expected an IRI, found %s", t))
+}
+
+func (p *parser) isIRI() bool { k := p.tok().kind; return k == tIRI || k == tPName }
+
+func (p *parser) iri() string { return p.iriTok(p.adv()) }
+
+// ---- queries ----
+
+func (p *parser) query() *Query {
+	switch {
+	case p.isKw("SELECT"):
+		q := p.selectQuery(false)
+		p.valuesClause(q)
+		return q
+	case p.isKw("CONSTRUCT"):
+		q := p.constructQuery()
+		p.valuesClause(q)
+		return q
+	case p.isKw("ASK"):
+		p.adv()
+		q := &Query{Form: Ask}
+		p.datasetClauses(q)
+		p.acceptKw("WHERE")
+		where := p.groupGraphPattern()
+		q.Pattern = p.modifiers(where, q, nil, false)
+		p.valuesClause(q)
+		q.Base = p.base
+		return q
+	case p.isKw("DESCRIBE"):
+		p.adv()
+		q := &Query{Form: Describe}
+		if !p.acceptP("*") {
+			for p.tok().kind == tVar || p.isIRI() {
+				if p.tok().kind == tVar {
+					q.Describe = append(q.Describe, Term{Var: p.adv().val})
+				} else {
+					q.Describe = append(q.Describe, Term{Term: graph.IRI(p.iri())})
+				}
+			}
+			if len(q.Describe) == 0 {
+				panic(p.errf(p.tok(), "DESCRIBE needs '*', variables or IRIs"))
+			}
+		}
+		p.datasetClauses(q)
+		var where Node = &BGP{}
+		if p.acceptKw("WHERE") || p.isP("{") {
+			where = p.groupGraphPattern()
+		}
+		q.Pattern = p.modifiers(where, q, nil, false)
+		if q.Describe == nil {
+			q.Describe = varsAsTerms(q.Vars)
+		}
+		p.valuesClause(q)
+		q.Base = p.base
+		return q
+	}
+	panic(p.errf(p.tok(), "expected SELECT, CONSTRUCT, ASK or DESCRIBE, found %s", p.tok()))
+}
+
+func varsAsTerms(vars []string) []Term {
+	out := []Term{}
+	for _, v := range vars {
+		out = append(out, Term{Var: v})
+	}
+	return out
+}
+
+type selectItem struct {
+	v    string
+	expr Expr
+	tok  token
+}
+
+func (p *parser) selectQuery(sub bool) *Query {
+	p.expectKw("SELECT")
+	q := &Query{Form: Select}
+	distinct, reduced := false, false
+	if p.acceptKw("DISTINCT") {
+		distinct = true
+	} else if p.acceptKw("REDUCED") {
+		reduced = true
+	}
+	var items []selectItem
+	star := false
+	savedAggs := p.aggs
+	p.aggs = nil
+	if p.acceptP("*") {
+		star = true
+	} else {
+		for {
+			t := p.tok()
+			if t.kind == tVar {
+				p.adv()
+				items = append(items, selectItem{v: t.val, tok: t})
+				continue
+			}
+			if p.isP("(") {
+				p.adv()
+				p.aggOK = true
+				e := p.expression()
+				p.aggOK = false
+				p.expectKw("AS")
+				v := p.adv()
+				if v.kind != tVar {
+					panic(p.errf(v, "expected a variable after AS"))
+				}
+				p.expectP(")")
+				items = append(items, selectItem{v: v.val, expr: e, tok: t})
+				continue
+			}
+			break
+		}
+		if len(items) == 0 {
+			panic(p.errf(p.tok(), "expected '*', variables or (expression AS ?var) after SELECT"))
+		}
+	}
+	if !sub {
+		p.datasetClauses(q)
+	}
+	p.acceptKw("WHERE")
+	where := p.groupGraphPattern()
+	q.Pattern = p.selectModifiers(where, q, items, star, distinct, reduced)
+	p.aggs = savedAggs
+	q.Base = p.base
+	return q
+}
+
+func (p *parser) datasetClauses(q *Query) {
+	for p.acceptKw("FROM") {
+		if p.acceptKw("NAMED") {
+			q.FromNamed = append(q.FromNamed, p.iri())
+		} else {
+			q.From = append(q.From, p.iri())
+		}
+	}
+}
+
+func (p *parser) valuesClause(q *Query) {
+	if !p.isKw("VALUES") {
+		return
+	}
+	p.adv()
+	v := p.dataBlock()
+	q.Pattern = wrapUnderModifiers(q.Pattern, v)
+}
+
+// wrapUnderModifiers joins the trailing VALUES data with the pattern below
+// the select expressions and solution modifiers (SPARQL 1.1 §18.2.4.3).
+func wrapUnderModifiers(n Node, v *Values) Node {
+	switch m := n.(type) {
+	case *Slice:
+		return &Slice{P: wrapUnderModifiers(m.P, v), Offset: m.Offset, Limit: m.Limit}
+	case *Distinct:
+		return &Distinct{P: wrapUnderModifiers(m.P, v)}
+	case *Reduced:
+		return &Reduced{P: wrapUnderModifiers(m.P, v)}
+	case *Project:
+		return &Project{P: wrapUnderModifiers(m.P, v), Vars: m.Vars}
+	case *OrderBy:
+		return &OrderBy{P: wrapUnderModifiers(m.P, v), Conds: m.Conds}
+	case *Extend:
+		if strings.HasPrefix(m.Var, "_:sel") || true {
+			// select expressions are applied after VALUES
+		}
+		return &Join{L: n, R: v}
+	}
+	return &Join{L: n, R: v}
+}
+
+func (p *parser) constructQuery() *Query {
+	p.expectKw("CONSTRUCT")
+	q := &Query{Form: Construct}
+	if p.isP("{") {
+		p.adv()
+		q.Template = p.triplesTemplate("}")
+		p.expectP("}")
+		p.datasetClauses(q)
+		p.acceptKw("WHERE")
+		where := p.groupGraphPattern()
+		q.Pattern = p.modifiers(where, q, nil, false)
+		q.Base = p.base
+		return q
+	}
+	// CONSTRUCT WHERE { template }
+	p.datasetClauses(q)
+	p.expectKw("WHERE")
+	p.expectP("{")
+	p.groupID++
+	tmpl := p.triplesTemplateAsPattern("}")
+	p.expectP("}")
+	q.Template = nil
+	for _, t := range tmpl {
+		q.Template = append(q.Template, t)
+	}
+	q.Pattern = p.modifiers(&BGP{Patterns: tmpl}, q, nil, false)
+	q.Base = p.base
+	return q
+}
+
+// modifiers handles solution modifiers for non-SELECT forms.
+func (p *parser) modifiers(where Node, q *Query, items []selectItem, star bool) Node {
+	return p.selectModifiers(where, q, nil, true, false, false)
+}
+
+func (p *parser) selectModifiers(where Node, q *Query, items []selectItem, star, distinct, reduced bool) Node {
+	node := where
+	// GROUP BY
+	var keys []GroupKey
+	grouped := false
+	if p.isKw("GROUP") {
+		p.adv()
+		p.expectKw("BY")
+		grouped = true
+		for {
+			t := p.tok()
+			if t.kind == tVar {
+				p.adv()
+				keys = append(keys, GroupKey{Expr: &ExprVar{Name: t.val}, Var: t.val})
+				continue
+			}
+			if p.isP("(") {
+				p.adv()
+				e := p.expression()
+				k := GroupKey{Expr: e}
+				if p.acceptKw("AS") {
+					v := p.adv()
+					if v.kind != tVar {
+						panic(p.errf(v, "expected a variable after AS"))
+					}
+					k.Var = v.val
+				}
+				p.expectP(")")
+				keys = append(keys, k)
+				continue
+			}
+			if p.isBuiltinCallStart() || p.isIRI() {
+				keys = append(keys, GroupKey{Expr: p.primary()})
+				continue
+			}
+			break
+		}
+		if len(keys) == 0 {
+			panic(p.errf(p.tok(), "expected a group condition after GROUP BY"))
+		}
+	}
+	var having []Expr
+	if p.acceptKw("HAVING") {
+		p.aggOK = true
+		for p.isP("(") || p.isBuiltinCallStart() || p.isIRI() {
+			having = append(having, p.constraint())
+		}
+		p.aggOK = false
+		if len(having) == 0 {
+			panic(p.errf(p.tok(), "expected a constraint after HAVING"))
+		}
+	}
+	var order []OrderCond
+	if p.isKw("ORDER") {
+		p.adv()
+		p.expectKw("BY")
+		p.aggOK = true
+		for {
+			if p.isKw("ASC") || p.isKw("DESC") {
+				desc := p.isKw("DESC")
+				p.adv()
+				if !p.isP("(") {
+					panic(p.errf(p.tok(), "expected '(' after ASC/DESC"))
+				}
+				order = append(order, OrderCond{Expr: p.bracketted(), Desc: desc})
+				continue
+			}
+			if p.tok().kind == tVar {
+				order = append(order, OrderCond{Expr: &ExprVar{Name: p.adv().val}})
+				continue
+			}
+			if p.isP("(") || p.isBuiltinCallStart() || p.isIRI() {
+				order = append(order, OrderCond{Expr: p.constraint()})
+				continue
+			}
+			break
+		}
+		p.aggOK = false
+		if len(order) == 0 {
+			panic(p.errf(p.tok(), "expected an order condition after ORDER BY"))
+		}
+	}
+	offset, limit := int64(0), int64(-1)
+	for i := 0; i < 2; i++ {
+		if p.acceptKw("LIMIT") {
+			t := p.adv()
+			if t.kind != tInteger {
+				panic(p.errf(t, "expected an integer after LIMIT"))
+			}
+			limit, _ = strconv.ParseInt(t.val, 10, 64)
+		} else if p.acceptKw("OFFSET") {
+			t := p.adv()
+			if t.kind != tInteger {
+				panic(p.errf(t, "expected an integer after OFFSET"))
+			}
+			offset, _ = strconv.ParseInt(t.val, 10, 64)
+		}
+	}
+
+	if len(p.aggs) > 0 || grouped {
+		grouped = true
+		node = &Group{P: node, Keys: keys, Aggs: p.aggs}
+		if star && q.Form == Select {
+			panic(p.errf(p.tok(), "SELECT * is not allowed with GROUP BY or aggregates"))
+		}
+	}
+	// which variables are visible after grouping
+	groupVars := map[string]bool{}
+	for _, k := range keys {
+		if k.Var != "" {
+			groupVars[k.Var] = true
+		}
+	}
+	for _, a := range p.aggs {
+		groupVars[a.Var] = true
+	}
+	if len(having) > 0 {
+		node = &Filter{Expr: conj(having), P: node}
+	}
+	// select expressions
+	inScope := map[string]bool{}
+	for _, v := range InScope(where) {
+		inScope[v] = true
+	}
+	seen := map[string]bool{}
+	for _, it := range items {
+		if it.expr != nil {
+			if inScope[it.v] || seen[it.v] {
+				panic(p.errf(it.tok, "variable ?%s is already bound before AS", it.v))
+			}
+			if grouped {
+				p.checkGroupedExpr(it.expr, groupVars, it.tok)
+			}
+			node = &Extend{P: node, Var: it.v, Expr: it.expr}
+			groupVars[it.v] = true
+		} else if grouped && !groupVars[it.v] {
+			panic(p.errf(it.tok, "variable ?%s is neither grouped nor aggregated", it.v))
+		}
+		seen[it.v] = true
+	}
+	if len(order) > 0 {
+		node = &OrderBy{P: node, Conds: order}
+	}
+	if star {
+		q.Vars = publicVars(InScope(where))
+	} else {
+		q.Vars = nil
+		for _, it := range items {
+			q.Vars = append(q.Vars, it.v)
+		}
+	}
+	if q.Form == Select || q.Form == Describe {
+		node = &Project{P: node, Vars: q.Vars}
+	}
+	if distinct {
+		node = &Distinct{P: node}
+	} else if reduced {
+		node = &Reduced{P: node}
+	}
+	if offset > 0 || limit >= 0 {
+		node = &Slice{P: node, Offset: offset, Limit: limit}
+	}
+	return node
+}
+
+func (p *parser) checkGroupedExpr(e Expr, ok map[string]bool, t token) {
+	switch e := e.(type) {
+	case *ExprVar:
+		if !ok[e.Name] {
+			panic(p.errf(t, "variable ?%s is neither grouped nor aggregated", e.Name))
+		}
+	case *Call:
+		for _, a := range e.Args {
+			p.checkGroupedExpr(a, ok, t)
+		}
+	}
+}
+
+func publicVars(vars []string) []string {
+	out := []string{}
+	for _, v := range vars {
+		if !strings.HasPrefix(v, "_:") {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func conj(es []Expr) Expr {
+	e := es[0]
+	for _, x := range es[1:] {
+		e = &Call{Op: "&&", Args: []Expr{e, x}}
+	}
+	return e
+}
+
+// ---- graph patterns ----
+
+type groupElem struct {
+	kind   string // "triples", "filter", "optional", "minus", "bind", "other"
+	node   Node
+	expr   Expr
+	bindV  string
+	tok    token
+	triple []patternItem
+}
+
+// patternItem is a triple pattern or a path pattern in a triples block.
+type patternItem struct {
+	s    Term
+	path Path // nil when p is a plain predicate
+	p    Term
+	o    Term
+}
+
+func (p *parser) groupGraphPattern() Node {
+	open := p.tok()
+	p.expectP("{")
+	if p.isKw("SELECT") {
+		q := p.selectQuery(true)
+		p.valuesClause(q)
+		p.expectP("}")
+		return &SubQuery{Q: q}
+	}
+	p.groupID++
+	var elems []groupElem
+	for !p.isP("}") {
+		t := p.tok()
+		switch {
+		case t.kind == tEOF:
+			panic(p.errf(open, "unclosed '{'"))
+		case p.isKw("FILTER"):
+			p.adv()
+			elems = append(elems, groupElem{kind: "filter", expr: p.constraint(), tok: t})
+		case p.isKw("OPTIONAL"):
+			p.adv()
+			elems = append(elems, groupElem{kind: "optional", node: p.groupGraphPattern(), tok: t})
+		case p.isKw("MINUS"):
+			p.adv()
+			elems = append(elems, groupElem{kind: "minus", node: p.groupGraphPattern(), tok: t})
+		case p.isKw("BIND"):
+			p.adv()
+			p.expectP("(")
+			e := p.expression()
+			p.expectKw("AS")
+			v := p.adv()
+			if v.kind != tVar {
+				panic(p.errf(v, "expected a variable after AS"))
+			}
+			p.expectP(")")
+			elems = append(elems, groupElem{kind: "bind", expr: e, bindV: v.val, tok: v})
+		case p.isKw("VALUES"):
+			p.adv()
+			elems = append(elems, groupElem{kind: "other", node: p.dataBlock(), tok: t})
+		case p.isKw("GRAPH"):
+			p.adv()
+			name := p.varOrIRI()
+			elems = append(elems, groupElem{kind: "other", node: &Graph{Name: name, P: p.groupGraphPattern()}, tok: t})
+		case p.isKw("SERVICE"):
+			p.adv()
+			silent := p.acceptKw("SILENT")
+			name := p.varOrIRI()
+			elems = append(elems, groupElem{kind: "other", node: &Service{Name: name, P: p.groupGraphPattern(), Silent: silent}, tok: t})
+		case p.isP("{"):
+			n := p.groupGraphPattern()
+			for p.acceptKw("UNION") {
+				r := p.groupGraphPattern()
+				n = &Union{L: n, R: r}
+			}
+			elems = append(elems, groupElem{kind: "other", node: n, tok: t})
+		default:
+			items := p.triplesBlock()
+			if len(items) == 0 {
+				panic(p.errf(t, "unexpected %s in group graph pattern", t))
+			}
+			if len(elems) > 0 && elems[len(elems)-1].kind == "triples" {
+				elems[len(elems)-1].triple = append(elems[len(elems)-1].triple, items...)
+			} else {
+				elems = append(elems, groupElem{kind: "triples", triple: items, tok: t})
+			}
+			continue
+		}
+		p.acceptP(".")
+	}
+	p.expectP("}")
+	return p.translateGroup(elems)
+}
+
+// translateGroup implements the translation of a group graph pattern
+// (SPARQL 1.1 §18.2.2.6).
+func (p *parser) translateGroup(elems []groupElem) Node {
+	var g Node = &BGP{}
+	var filters []Expr
+	join := func(a Node) {
+		if b, ok := g.(*BGP); ok && len(b.Patterns) == 0 {
+			g = a
+			return
+		}
+		if b, ok := a.(*BGP); ok && len(b.Patterns) == 0 {
+			return
+		}
+		g = &Join{L: g, R: a}
+	}
+	for _, e := range elems {
+		switch e.kind {
+		case "filter":
+			filters = append(filters, e.expr)
+		case "optional":
+			if f, ok := e.node.(*Filter); ok {
+				g = &LeftJoin{L: g, R: f.P, Expr: f.Expr}
+			} else {
+				g = &LeftJoin{L: g, R: e.node}
+			}
+		case "minus":
+			g = &Minus{L: g, R: e.node}
+		case "bind":
+			for _, v := range InScope(g) {
+				if v == e.bindV {
+					panic(p.errf(e.tok, "BIND variable ?%s is already in scope", v))
+				}
+			}
+			g = &Extend{P: g, Var: e.bindV, Expr: e.expr}
+		case "triples":
+			join(p.translateTriples(e.triple))
+		default:
+			join(e.node)
+		}
+	}
+	if len(filters) > 0 {
+		g = &Filter{Expr: conj(filters), P: g}
+	}
+	return g
+}
+
+func (p *parser) freshVar() Term {
+	p.freshVars++
+	return Term{Var: fmt.Sprintf("_:_p%d", p.freshVars)}
+}
+
+// translateTriples turns a triples block into BGPs and path patterns,
+// rewriting sequence, inverse and plain-IRI paths into triples (§18.2.2.4).
+func (p *parser) translateTriples(items []patternItem) Node {
+	var out Node
+	bgp := &BGP{}
+	flush := func() {
+		if len(bgp.Patterns) == 0 {
+			return
+		}
+		if out == nil {
+			out = bgp
+		} else {
+			out = &Join{L: out, R: bgp}
+		}
+		bgp = &BGP{}
+	}
+	var add func(s Term, path Path, o Term)
+	add = func(s Term, path Path, o Term) {
+		switch pp := path.(type) {
+		case *PathIRI:
+			bgp.Patterns = append(bgp.Patterns, TriplePattern{S: s, P: Term{Term: graph.IRI(pp.IRI)}, O: o})
+			return
+		case *PathInv:
+			if iri, ok := pp.P.(*PathIRI); ok {
+				bgp.Patterns = append(bgp.Patterns, TriplePattern{S: o, P: Term{Term: graph.IRI(iri.IRI)}, O: s})
+				return
+			}
+		case *PathSeq:
+			v := p.freshVar()
+			add(s, pp.L, v)
+			add(v, pp.R, o)
+			return
+		}
+		flush()
+		pat := &PathPattern{S: s, Path: path, O: o}
+		if out == nil {
+			out = pat
+		} else {
+			out = &Join{L: out, R: pat}
+		}
+	}
+	for _, it := range items {
+		if it.path == nil {
+			bgp.Patterns = append(bgp.Patterns, TriplePattern{S: it.s, P: it.p, O: it.o})
+			continue
+		}
+		add(it.s, it.path, it.o)
+	}
+	flush()
+	if out == nil {
+		return &BGP{}
+	}
+	return out
+}
+
+func (p *parser) varOrIRI() Term {
+	t := p.tok()
+	if t.kind == tVar {
+		p.adv()
+		return Term{Var: t.val}
+	}
+	return Term{Term: graph.IRI(p.iri())}
+}
+
+func (p *parser) dataBlock() *Values {
+	v := &Values{}
+	if p.tok().kind == tVar {
+		v.Vars = []string{p.adv().val}
+		p.expectP("{")
+		for !p.isP("}") {
+			v.Rows = append(v.Rows, []graph.Term{p.dataValue()})
+		}
+		p.adv()
+		return v
+	}
+	p.expectP("(")
+	for p.tok().kind == tVar {
+		v.Vars = append(v.Vars, p.adv().val)
+	}
+	p.expectP(")")
+	p.expectP("{")
+	for !p.isP("}") {
+		open := p.tok()
+		p.expectP("(")
+		var row []graph.Term
+		for !p.isP(")") {
+			row = append(row, p.dataValue())
+		}
+		p.adv()
+		if len(row) != len(v.Vars) {
+			panic(p.errf(open, "VALUES row has %d values for %d variables", len(row), len(v.Vars)))
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	p.adv()
+	return v
+}
+
+func (p *parser) dataValue() graph.Term {
+	if p.acceptKw("UNDEF") {
+		return graph.Term{}
+	}
+	t := p.tok()
+	term, ok := p.tryLiteralOrIRI()
+	if !ok {
+		panic(p.errf(t, "expected an IRI, a literal or UNDEF in VALUES, found %s", t))
+	}
+	return term
+}
+
+// tryLiteralOrIRI parses an IRI, RDF literal, numeric or boolean literal.
+func (p *parser) tryLiteralOrIRI() (graph.Term, bool) {
+	t := p.tok()
+	switch t.kind {
+	case tIRI, tPName:
+		return graph.IRI(p.iri()), true
+	case tString:
+		return p.rdfLiteral(), true
+	case tInteger, tDecimal, tDouble:
+		p.adv()
+		return numLit(t.kind, t.val), true
+	case tName:
+		if strings.EqualFold(t.val, "true") || strings.EqualFold(t.val, "false") {
+			p.adv()
+			return graph.Literal(strings.ToLower(t.val), graph.XSDBoolean), true
+		}
+	case tPunct:
+		if (t.val == "+" || t.val == "-") && isNumTok(p.peek(1)) && p.peek(1).off == t.off+1 {
+			p.adv()
+			n := p.adv()
+			return numLit(n.kind, t.val+n.val), true
+		}
+	}
+	return graph.Term{}, false
+}
+
+func isNumTok(t token) bool { return t.kind == tInteger || t.kind == tDecimal || t.kind == tDouble }
+
+func numLit(k tokKind, s string) graph.Term {
+	switch k {
+	case tInteger:
+		return graph.Literal(s, graph.XSDInteger)
+	case tDecimal:
+		return graph.Literal(s, graph.XSDDecimal)
+	}
+	return graph.Literal(s, graph.XSDDouble)
+}
+
+func (p *parser) rdfLiteral() graph.Term {
+	s := p.adv()
+	if p.tok().kind == tLangTag {
+		return graph.LangLiteral(s.val, p.adv().val)
+	}
+	if p.acceptP("^^") {
+		return graph.Literal(s.val, p.iri())
+	}
+	return graph.String(s.val)
+}
+
+// ---- triples ----
+
+// triplesBlock parses TriplesSameSubjectPath ('.' TriplesSameSubjectPath?)*.
+func (p *parser) triplesBlock() []patternItem {
+	var out []patternItem
+	for p.startsTriples() {
+		out = p.triplesSameSubject(out, true)
+		if !p.acceptP(".") {
+			break
+		}
+	}
+	return out
+}
+
+func (p *parser) startsTriples() bool {
+	t := p.tok()
+	switch t.kind {
+	case tVar, tIRI, tPName, tBNode, tString, tInteger, tDecimal, tDouble:
+		return true
+	case tName:
+		return strings.EqualFold(t.val, "true") || strings.EqualFold(t.val, "false")
+	case tPunct:
+		return t.val == "[" || t.val == "(" || ((t.val == "+" || t.val == "-") && isNumTok(p.peek(1)))
+	}
+	return false
+}
+
+func (p *parser) triplesSameSubject(out []patternItem, paths bool) []patternItem {
+	if p.isP("[") && !(p.peek(1).kind == tPunct && p.peek(1).val == "]") {
+		var s Term
+		s, out = p.blankNodePropertyList(out, paths)
+		if p.startsVerb(paths) {
+			out = p.propertyList(s, out, paths)
+		}
+		return out
+	}
+	if p.isP("(") && !(p.peek(1).kind == tPunct && p.peek(1).val == ")") {
+		var s Term
+		s, out = p.collection(out, paths)
+		if p.startsVerb(paths) {
+			out = p.propertyList(s, out, paths)
+		}
+		return out
+	}
+	s := p.varOrTerm()
+	if !p.startsVerb(paths) {
+		panic(p.errf(p.tok(), "expected a predicate, found %s", p.tok()))
+	}
+	return p.propertyList(s, out, paths)
+}
+
+func (p *parser) startsVerb(paths bool) bool {
+	t := p.tok()
+	switch t.kind {
+	case tVar, tIRI, tPName:
+		return true
+	case tName:
+		return t.val == "a"
+	case tPunct:
+		return paths && (t.val == "^" || t.val == "!" || t.val == "(")
+	}
+	return false
+}
+
+func (p *parser) propertyList(s Term, out []patternItem, paths bool) []patternItem {
+	for {
+		var pred Term
+		var path Path
+		if p.tok().kind == tVar {
+			pred = Term{Var: p.adv().val}
+			if p.noVars {
+				panic(p.errf(p.toks[p.i-1], "variables are not allowed in data"))
+			}
+		} else if paths {
+			path = p.path()
+			if iri, ok := path.(*PathIRI); ok {
+				pred, path = Term{Term: graph.IRI(iri.IRI)}, nil
+			}
+		} else if p.isKw("a") {
+			p.adv()
+			pred = Term{Term: graph.IRI(graph.RDFType)}
+		} else {
+			pred = Term{Term: graph.IRI(p.iri())}
+		}
+		for {
+			var o Term
+			o, out = p.graphNode(out, paths)
+			out = append(out, patternItem{s: s, p: pred, path: path, o: o})
+			if !p.acceptP(",") {
+				break
+			}
+		}
+		if !p.acceptP(";") {
+			return out
+		}
+		for p.acceptP(";") {
+		}
+		if !p.startsVerb(paths) {
+			return out
+		}
+	}
+}
+
+func (p *parser) graphNode(out []patternItem, paths bool) (Term, []patternItem) {
+	if p.isP("[") && !(p.peek(1).kind == tPunct && p.peek(1).val == "]") {
+		return p.blankNodePropertyList(out, paths)
+	}
+	if p.isP("(") && !(p.peek(1).kind == tPunct && p.peek(1).val == ")") {
+		return p.collection(out, paths)
+	}
+	return p.varOrTerm(), out
+}
+
+func (p *parser) blankNodePropertyList(out []patternItem, paths bool) (Term, []patternItem) {
+	p.expectP("[")
+	s := p.anonNode()
+	if !p.startsVerb(paths) {
+		panic(p.errf(p.tok(), "expected a predicate in '[ ... ]'"))
+	}
+	out = p.propertyList(s, out, paths)
+	p.expectP("]")
+	return s, out
+}
+
+func (p *parser) collection(out []patternItem, paths bool) (Term, []patternItem) {
+	p.expectP("(")
+	var items []Term
+	for !p.isP(")") {
+		if p.tok().kind == tEOF {
+			panic(p.errf(p.tok(), "unclosed collection"))
+		}
+		var n Term
+		n, out = p.graphNode(out, paths)
+		items = append(items, n)
+	}
+	p.adv()
+	head := p.anonNode()
+	cur := head
+	for i, it := range items {
+		out = append(out, patternItem{s: cur, p: Term{Term: graph.IRI(graph.RDFFirst)}, o: it})
+		var next Term
+		if i == len(items)-1 {
+			next = Term{Term: graph.IRI(graph.RDFNil)}
+		} else {
+			next = p.anonNode()
+		}
+		out = append(out, patternItem{s: cur, p: Term{Term: graph.IRI(graph.RDFRest)}, o: next})
+		cur = next
+	}
+	return head, out
+}
+
+// anonNode returns a fresh blank node: a variable in query patterns, a
+// blank term in templates and data.
+func (p *parser) anonNode() Term {
+	if p.noBnodes {
+		panic(p.errf(p.tok(), "blank nodes are not allowed here"))
+	}
+	p.anonCount++
+	label := fmt.Sprintf("_anon%d", p.anonCount)
+	if p.templateMode {
+		return Term{Term: graph.Blank(label)}
+	}
+	return Term{Var: "_:" + label}
+}
+
+func (p *parser) varOrTerm() Term {
+	t := p.tok()
+	switch t.kind {
+	case tVar:
+		if p.noVars {
+			panic(p.errf(t, "variables are not allowed in data"))
+		}
+		p.adv()
+		return Term{Var: t.val}
+	case tBNode:
+		p.adv()
+		if p.noBnodes {
+			panic(p.errf(t, "blank nodes are not allowed here"))
+		}
+		if p.update && p.inQuadData {
+			if op, ok := p.dataBnodes[t.val]; ok && op != p.opIndex {
+				panic(p.errf(t, "blank node _:%s is used in two update operations", t.val))
+			}
+			p.dataBnodes[t.val] = p.opIndex
+		} else if !p.templateMode {
+			if g, ok := p.bnodeUse[t.val]; ok && g != p.groupID {
+				panic(p.errf(t, "blank node _:%s is used in two different graph patterns", t.val))
+			}
+			p.bnodeUse[t.val] = p.groupID
+		}
+		if p.templateMode {
+			return Term{Term: graph.Blank(t.val)}
+		}
+		return Term{Var: "_:" + t.val}
+	case tPunct:
+		if t.val == "[" && p.peek(1).kind == tPunct && p.peek(1).val == "]" {
+			p.i += 2
+			return p.anonNode()
+		}
+		if t.val == "(" && p.peek(1).kind == tPunct && p.peek(1).val == ")" {
+			p.i += 2
+			return Term{Term: graph.IRI(graph.RDFNil)}
+		}
+	}
+	if term, ok := p.tryLiteralOrIRI(); ok {
+		return Term{Term: term}
+	}
+	panic(p.errf(t, "expected a variable or an RDF term, found %s", t))
+}
+
+// ---- property paths ----
+
+func (p *parser) path() Path {
+	l := p.pathSeq()
+	for p.acceptP("|") {
+		l = &PathAlt{L: l, R: p.pathSeq()}
+	}
+	return l
+}
+
+func (p *parser) pathSeq() Path {
+	l := p.pathEltOrInverse()
+	for p.acceptP("/") {
+		l = &PathSeq{L: l, R: p.pathEltOrInverse()}
+	}
+	return l
+}
+
+func (p *parser) pathEltOrInverse() Path {
+	if p.acceptP("^") {
+		return &PathInv{P: p.pathElt()}
+	}
+	return p.pathElt()
+}
+
+func (p *parser) pathElt() Path {
+	prim := p.pathPrimary()
+	switch {
+	case p.isP("*"):
+		p.adv()
+		return &PathZeroOrMore{P: prim}
+	case p.isP("+"):
+		p.adv()
+		return &PathOneOrMore{P: prim}
+	case p.isP("?"):
+		p.adv()
+		return &PathZeroOrOne{P: prim}
+	}
+	return prim
+}
+
+func (p *parser) pathPrimary() Path {
+	switch {
+	case p.isKw("a"):
+		p.adv()
+		return &PathIRI{IRI: graph.RDFType}
+	case p.acceptP("!"):
+		neg := &PathNeg{}
+		one := func() {
+			inv := p.acceptP("^")
+			iri := graph.RDFType
+			if !p.acceptKw("a") {
+				iri = p.iri()
+			}
+			if inv {
+				neg.Inv = append(neg.Inv, iri)
+			} else {
+				neg.Fwd = append(neg.Fwd, iri)
+			}
+		}
+		if p.acceptP("(") {
+			if !p.isP(")") {
+				one()
+				for p.acceptP("|") {
+					one()
+				}
+			}
+			p.expectP(")")
+		} else {
+			one()
+		}
+		return neg
+	case p.acceptP("("):
+		x := p.path()
+		p.expectP(")")
+		return x
+	}
+	return &PathIRI{IRI: p.iri()}
+}
+
+// ---- templates ----
+
+// triplesTemplate parses triples whose blank nodes are template blank nodes.
+func (p *parser) triplesTemplate(end string) []TriplePattern {
+	p.templateMode = true
+	defer func() { p.templateMode = false }()
+	var out []TriplePattern
+	for p.startsTriples() {
+		items := p.triplesSameSubject(nil, false)
+		for _, it := range items {
+			out = append(out, TriplePattern{S: it.s, P: it.p, O: it.o})
+		}
+		if !p.acceptP(".") {
+			break
+		}
+	}
+	return out
+}
+
+// triplesTemplateAsPattern parses the template of CONSTRUCT WHERE: blank
+// nodes act as variables in the pattern.
+func (p *parser) triplesTemplateAsPattern(end string) []TriplePattern {
+	var out []TriplePattern
+	for p.startsTriples() {
+		items := p.triplesSameSubject(nil, false)
+		for _, it := range items {
+			out = append(out, TriplePattern{S: it.s, P: it.p, O: it.o})
+		}
+		if !p.acceptP(".") {
+			break
+		}
+	}
+	if !p.isP(end) {
+		panic(p.errf(p.tok(), "CONSTRUCT WHERE allows only triple patterns, found %s", p.tok()))
+	}
+	return out
+}
+
+// ---- expressions ----
+
+func (p *parser) constraint() Expr {
+	if p.isP("(") {
+		return p.bracketted()
+	}
+	if p.isBuiltinCallStart() || p.isIRI() {
+		return p.primary()
+	}
+	panic(p.errf(p.tok(), "expected a constraint, found %s", p.tok()))
+}
+
+func (p *parser) bracketted() Expr {
+	p.expectP("(")
+	e := p.expression()
+	p.expectP(")")
+	return e
+}
+
+func (p *parser) expression() Expr {
+	l := p.andExpr()
+	for p.acceptP("||") {
+		l = &Call{Op: "||", Args: []Expr{l, p.andExpr()}}
+	}
+	return l
+}
+
+func (p *parser) andExpr() Expr {
+	l := p.relExpr()
+	for p.acceptP("&&") {
+		l = &Call{Op: "&&", Args: []Expr{l, p.relExpr()}}
+	}
+	return l
+}
+
+func (p *parser) relExpr() Expr {
+	l := p.addExpr()
+	t := p.tok()
+	if t.kind == tPunct {
+		switch t.val {
+		case "=", "!=", "<", ">", "<=", ">=":
+			p.adv()
+			return &Call{Op: t.val, Args: []Expr{l, p.addExpr()}}
+		}
+	}
+	if p.isKw("IN") {
+		p.adv()
+		return &Call{Op: "IN", Args: append([]Expr{l}, p.exprList()...)}
+	}
+	if p.isKw("NOT") && p.isKwAt(1, "IN") {
+		p.i += 2
+		return &Call{Op: "NOT IN", Args: append([]Expr{l}, p.exprList()...)}
+	}
+	return l
+}
+
+func (p *parser) exprList() []Expr {
+	p.expectP("(")
+	var out []Expr
+	if p.acceptP(")") {
+		return out
+	}
+	for {
+		out = append(out, p.expression())
+		if !p.acceptP(",") {
+			break
+		}
+	}
+	p.expectP(")")
+	return out
+}
+
+func (p *parser) addExpr() Expr {
+	l := p.mulExpr()
+	for {
+		t := p.tok()
+		if t.kind == tPunct && (t.val == "+" || t.val == "-") {
+			p.adv()
+			l = &Call{Op: t.val, Args: []Expr{l, p.mulExpr()}}
+			continue
+		}
+		return l
+	}
+}
+
+func (p *parser) mulExpr() Expr {
+	l := p.unary()
+	for {
+		t := p.tok()
+		if t.kind == tPunct && (t.val == "*" || t.val == "/") {
+			p.adv()
+			l = &Call{Op: t.val, Args: []Expr{l, p.unary()}}
+			continue
+		}
+		return l
+	}
+}
+
+func (p *parser) unary() Expr {
+	t := p.tok()
+	if t.kind == tPunct {
+		switch t.val {
+		case "!":
+			p.adv()
+			return &Call{Op: "!", Args: []Expr{p.unary()}}
+		case "-":
+			p.adv()
+			return &Call{Op: "u-", Args: []Expr{p.unary()}}
+		case "+":
+			p.adv()
+			return &Call{Op: "u+", Args: []Expr{p.unary()}}
+		}
+	}
+	return p.primary()
+}
+
+var builtins = map[string]int{ // name -> arity (-1 variadic, -2 = 1 or 2, -3 = 2 or 3, -4 = 3 or 4)
+	"STR": 1, "LANG": 1, "LANGMATCHES": 2, "DATATYPE": 1, "BOUND": 1, "IRI": 1, "URI": 1,
+	"BNODE": -5, "RAND": 0, "ABS": 1, "CEIL": 1, "FLOOR": 1, "ROUND": 1, "CONCAT": -1,
+	"SUBSTR": -3, "STRLEN": 1, "REPLACE": -4, "UCASE": 1, "LCASE": 1, "ENCODE_FOR_URI": 1,
+	"CONTAINS": 2, "STRSTARTS": 2, "STRENDS": 2, "STRBEFORE": 2, "STRAFTER": 2,
+	"YEAR": 1, "MONTH": 1, "DAY": 1, "HOURS": 1, "MINUTES": 1, "SECONDS": 1, "TIMEZONE": 1, "TZ": 1,
+	"NOW": 0, "UUID": 0, "STRUUID": 0, "MD5": 1, "SHA1": 1, "SHA256": 1, "SHA384": 1, "SHA512": 1,
+	"COALESCE": -1, "IF": 3, "STRLANG": 2, "STRDT": 2, "SAMETERM": 2, "ISIRI": 1, "ISURI": 1,
+	"ISBLANK": 1, "ISLITERAL": 1, "ISNUMERIC": 1, "REGEX": -3 - 10,
+}
+
+var aggregateNames = map[string]bool{"COUNT": true, "SUM": true, "MIN": true, "MAX": true, "AVG": true, "SAMPLE": true, "GROUP_CONCAT": true}
+
+func (p *parser) isBuiltinCallStart() bool {
+	t := p.tok()
+	if t.kind != tName {
+		return false
+	}
+	u := strings.ToUpper(t.val)
+	if _, ok := builtins[u]; ok {
+		return true
+	}
+	return aggregateNames[u] || u == "EXISTS" || (u == "NOT" && p.isKwAt(1, "EXISTS"))
+}
+
+func (p *parser) primary() Expr {
+	t := p.tok()
+	switch t.kind {
+	case tVar:
+		p.adv()
+		return &ExprVar{Name: t.val}
+	case tIRI, tPName:
+		iri := p.iri()
+		if p.isP("(") {
+			return p.functionCall(iri, t)
+		}
+		return &ExprTerm{Term: graph.IRI(iri)}
+	case tString, tInteger, tDecimal, tDouble:
+		term, _ := p.tryLiteralOrIRI()
+		return &ExprTerm{Term: term}
+	case tPunct:
+		if t.val == "(" {
+			return p.bracketted()
+		}
+	case tName:
+		u := strings.ToUpper(t.val)
+		if u == "TRUE" || u == "FALSE" {
+			p.adv()
+			return &ExprTerm{Term: graph.Literal(strings.ToLower(u), graph.XSDBoolean)}
+		}
+		if aggregateNames[u] {
+			return p.aggregate()
+		}
+		if u == "EXISTS" || u == "NOT" {
+			p.adv()
+			not := u == "NOT"
+			if not {
+				p.expectKw("EXISTS")
+			}
+			savedAgg := p.aggOK
+			p.aggOK = false
+			g := p.groupGraphPattern()
+			p.aggOK = savedAgg
+			return &Exists{Not: not, P: g}
+		}
+		if arity, ok := builtins[u]; ok {
+			p.adv()
+			if u == "URI" {
+				u = "IRI"
+			}
+			if u == "ISURI" {
+				u = "ISIRI"
+			}
+			var args []Expr
+			if u == "NOW" || u == "RAND" || u == "UUID" || u == "STRUUID" || (u == "BNODE" && p.peek(1).kind == tPunct && p.peek(1).val == ")") {
+				p.expectP("(")
+				p.expectP(")")
+			} else {
+				args = p.exprList()
+			}
+			if !arityOK(arity, len(args)) {
+				panic(p.errf(t, "wrong number of arguments to %s", u))
+			}
+			return &Call{Op: u, Args: args}
+		}
+	}
+	panic(p.errf(t, "expected an expression, found %s", t))
+}
+
+func arityOK(arity, n int) bool {
+	switch arity {
+	case -1:
+		return n >= 1
+	case -3:
+		return n == 2 || n == 3
+	case -4:
+		return n == 3 || n == 4
+	case -5:
+		return n <= 1
+	case -13:
+		return n == 2 || n == 3
+	}
+	return n == arity
+}
+
+func (p *parser) functionCall(iri string, t token) Expr {
+	p.expectP("(")
+	c := &Call{Op: iri}
+	if p.acceptP(")") {
+		return c
+	}
+	if p.acceptKw("DISTINCT") {
+		panic(p.errf(t, "DISTINCT is only allowed in aggregates"))
+	}
+	for {
+		c.Args = append(c.Args, p.expression())
+		if !p.acceptP(",") {
+			break
+		}
+	}
+	p.expectP(")")
+	return c
+}
+
+func (p *parser) aggregate() Expr {
+	t := p.adv()
+	if !p.aggOK {
+		panic(p.errf(t, "aggregate %s is not allowed here", strings.ToUpper(t.val)))
+	}
+	a := &Aggregate{Name: strings.ToUpper(t.val)}
+	p.expectP("(")
+	a.Distinct = p.acceptKw("DISTINCT")
+	p.aggOK = false
+	if a.Name == "COUNT" && p.acceptP("*") {
+		// COUNT(*)
+	} else {
+		a.Arg = p.expression()
+	}
+	if a.Name == "GROUP_CONCAT" {
+		a.Separator = " "
+		if p.acceptP(";") {
+			p.expectKw("SEPARATOR")
+			p.expectP("=")
+			s := p.adv()
+			if s.kind != tString {
+				panic(p.errf(s, "expected a string after SEPARATOR="))
+			}
+			a.Separator = s.val
+		}
+	}
+	p.expectP(")")
+	p.aggOK = true
+	v := fmt.Sprintf("_:agg%d", len(p.aggs))
+	p.aggs = append(p.aggs, AggBinding{Var: v, Agg: a})
+	return &ExprVar{Name: v}
+}
+
+// ---- updates ----
+
+func (p *parser) updateOp() UpdateOp {
+	t := p.tok()
+	switch {
+	case p.acceptKw("LOAD"):
+		l := &Load{Silent: p.acceptKw("SILENT")}
+		l.Source = p.iri()
+		if p.acceptKw("INTO") {
+			p.expectKw("GRAPH")
+			l.Into = p.iri()
+		}
+		return l
+	case p.acceptKw("CLEAR"):
+		c := &Clear{Silent: p.acceptKw("SILENT")}
+		c.Target = p.graphRefAll()
+		return c
+	case p.acceptKw("DROP"):
+		d := &Drop{Silent: p.acceptKw("SILENT")}
+		d.Target = p.graphRefAll()
+		return d
+	case p.acceptKw("CREATE"):
+		c := &Create{Silent: p.acceptKw("SILENT")}
+		p.expectKw("GRAPH")
+		c.Graph = p.iri()
+		return c
+	case p.isKw("ADD") || p.isKw("MOVE") || p.isKw("COPY"):
+		op := strings.ToUpper(p.adv().val)
+		x := &Transfer{Op: op, Silent: p.acceptKw("SILENT")}
+		x.From = p.graphOrDefault()
+		p.expectKw("TO")
+		x.To = p.graphOrDefault()
+		return x
+	case p.isKw("INSERT") && p.isKwAt(1, "DATA"):
+		p.i += 2
+		return &InsertData{Quads: p.quadData(false)}
+	case p.isKw("DELETE") && p.isKwAt(1, "DATA"):
+		p.i += 2
+		return &DeleteData{Quads: p.quadData(true)}
+	case p.isKw("DELETE") && p.isKwAt(1, "WHERE"):
+		p.i += 2
+		p.noBnodes = true
+		q := p.quadPattern()
+		p.noBnodes = false
+		// DELETE WHERE's pattern uses variables; templates see them as such.
+		return &DeleteWhere{Quads: q}
+	case p.isKw("WITH") || p.isKw("DELETE") || p.isKw("INSERT"):
+		m := &Modify{}
+		if p.acceptKw("WITH") {
+			m.With = p.iri()
+		}
+		if p.acceptKw("DELETE") {
+			p.noBnodes = true
+			m.Delete = p.quadPattern()
+			p.noBnodes = false
+			if p.acceptKw("INSERT") {
+				m.Insert = p.templateQuads()
+			}
+		} else {
+			p.expectKw("INSERT")
+			m.Insert = p.templateQuads()
+		}
+		for p.acceptKw("USING") {
+			m.HasUsing = true
+			if p.acceptKw("NAMED") {
+				m.UsingNamed = append(m.UsingNamed, p.iri())
+			} else {
+				m.Using = append(m.Using, p.iri())
+			}
+		}
+		p.expectKw("WHERE")
+		m.Where = p.groupGraphPattern()
+		return m
+	}
+	panic(p.errf(t, "expected an update operation, found %s", t))
+}
+
+func (p *parser) templateQuads() []QuadPattern {
+	p.templateMode = true
+	defer func() { p.templateMode = false }()
+	return p.quadPattern()
+}
+
+func (p *parser) graphRefAll() GraphTarget {
+	switch {
+	case p.acceptKw("DEFAULT"):
+		return GraphTarget{Kind: TargetDefault}
+	case p.acceptKw("NAMED"):
+		return GraphTarget{Kind: TargetNamed}
+	case p.acceptKw("ALL"):
+		return GraphTarget{Kind: TargetAll}
+	case p.acceptKw("GRAPH"):
+		return GraphTarget{Kind: TargetIRI, IRI: p.iri()}
+	}
+	panic(p.errf(p.tok(), "expected GRAPH <iri>, DEFAULT, NAMED or ALL, found %s", p.tok()))
+}
+
+func (p *parser) graphOrDefault() GraphTarget {
+	if p.acceptKw("DEFAULT") {
+		return GraphTarget{Kind: TargetDefault}
+	}
+	p.acceptKw("GRAPH")
+	return GraphTarget{Kind: TargetIRI, IRI: p.iri()}
+}
+
+func (p *parser) quadData(isDelete bool) []QuadPattern {
+	p.noVars = true
+	p.inQuadData = true
+	p.templateMode = true
+	p.noBnodes = isDelete
+	defer func() { p.noVars, p.inQuadData, p.templateMode, p.noBnodes = false, false, false, false }()
+	return p.quadPattern()
+}
+
+// quadPattern parses '{' Quads '}'.
+func (p *parser) quadPattern() []QuadPattern {
+	p.expectP("{")
+	p.groupID++
+	var out []QuadPattern
+	add := func(g Term, ts []patternItem) {
+		for _, it := range ts {
+			out = append(out, QuadPattern{S: it.s, P: it.p, O: it.o, G: g})
+		}
+	}
+	for !p.isP("}") {
+		if p.acceptKw("GRAPH") {
+			var g Term
+			if p.tok().kind == tVar {
+				if p.noVars {
+					panic(p.errf(p.tok(), "variables are not allowed in data"))
+				}
+				g = Term{Var: p.adv().val}
+			} else {
+				g = Term{Term: graph.IRI(p.iri())}
+			}
+			p.expectP("{")
+			for p.startsTriples() {
+				add(g, p.triplesSameSubject(nil, false))
+				if !p.acceptP(".") {
+					break
+				}
+			}
+			p.expectP("}")
+			p.acceptP(".")
+			continue
+		}
+		if !p.startsTriples() {
+			panic(p.errf(p.tok(), "expected triples or GRAPH, found %s", p.tok()))
+		}
+		add(Term{}, p.triplesSameSubject(nil, false))
+		if !p.acceptP(".") && !p.isP("}") && !p.isKw("GRAPH") {
+			panic(p.errf(p.tok(), "expected '.' or '}', found %s", p.tok()))
+		}
+	}
+	p.adv()
+	return out
+}
