@@ -24,13 +24,13 @@ func (e *Error) Error() string { return fmt.Sprintf("sparql: %s: %s", e.Pos, e.M
 type tokKind int
 
 const (
-	tEOF tokKind = iota
-	tIRI         // <...>, val = IRI text (unresolved)
-	tPName       // prefix:local, val = prefix, val2 = local (unescaped)
-	tBNode       // _:label, val = label
-	tVar         // ?x / $x, val = name
-	tString      // val = unescaped text
-	tLangTag     // val = tag without '@'
+	tEOF     tokKind = iota
+	tIRI             // <...>, val = IRI text (unresolved)
+	tPName           // prefix:local, val = prefix, val2 = local (unescaped)
+	tBNode           // _:label, val = label
+	tVar             // ?x / $x, val = name
+	tString          // val = unescaped text
+	tLangTag         // val = tag without '@'
 	tInteger
 	tDecimal
 	tDouble

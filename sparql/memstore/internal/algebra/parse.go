@@ -96,7 +96,7 @@ func unescapeCodepoints(src string) (string, error) {
 	return b.String(), nil
 }
 
-func (p *parser) tok() token  { return p.toks[p.i] }
+func (p *parser) tok() token { return p.toks[p.i] }
 func (p *parser) peek(n int) token {
 	if p.i+n < len(p.toks) {
 		return p.toks[p.i+n]
