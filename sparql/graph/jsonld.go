@@ -1,0 +1,10 @@
+package graph
+
+import (
+	"fmt"
+	"io"
+)
+
+func parseJSONLD(r io.Reader, opt ParseOptions, emit func(Quad) error) error {
+	return fmt.Errorf("%w: JSON-LD parsing not yet implemented", ErrUnsupported)
+}

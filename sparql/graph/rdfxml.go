@@ -1,0 +1,10 @@
+package graph
+
+import (
+	"fmt"
+	"io"
+)
+
+func parseRDFXML(r io.Reader, opt ParseOptions, emit func(Quad) error) error {
+	return fmt.Errorf("%w: RDF/XML parsing not yet implemented", ErrUnsupported)
+}
