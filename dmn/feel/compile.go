@@ -1,0 +1,992 @@
+package feel
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// Runtime carries the per-evaluation state: the clock for now() and
+// today(), and the warnings that invalid operations produce (FEEL gives
+// null plus a warning instead of failing).
+type Runtime struct {
+	// Now is the instant now() and today() return; zero means time.Now().
+	Now time.Time
+	// Warnings collects messages of operations that evaluated to null.
+	Warnings []string
+	// MaxWarnings caps Warnings (0: 100).
+	MaxWarnings int
+}
+
+func (rt *Runtime) warn(msg string) Value {
+	if rt == nil {
+		return nil
+	}
+	max := rt.MaxWarnings
+	if max == 0 {
+		max = 100
+	}
+	if len(rt.Warnings) < max {
+		rt.Warnings = append(rt.Warnings, msg)
+	}
+	return nil
+}
+
+func (rt *Runtime) warnf(format string, args ...any) Value {
+	if rt == nil {
+		return nil
+	}
+	return rt.warn(fmt.Sprintf(format, args...))
+}
+
+func (rt *Runtime) now() time.Time {
+	if rt == nil || rt.Now.IsZero() {
+		return time.Now()
+	}
+	return rt.Now
+}
+
+// Env is a chain of variable frames an expression evaluates in. Frames are
+// immutable once built; With and WithContext make child frames.
+type Env struct {
+	parent *Env
+	rt     *Runtime
+	names  []string
+	vals   []Value
+	ctx    *Context
+	vars   map[string]Value
+}
+
+// NewEnv returns a root environment over vars (which it does not copy or
+// modify) evaluating with rt (nil: a fresh Runtime).
+func NewEnv(rt *Runtime, vars map[string]Value) *Env {
+	if rt == nil {
+		rt = &Runtime{}
+	}
+	return &Env{rt: rt, vars: vars}
+}
+
+// Runtime returns the environment's runtime.
+func (e *Env) Runtime() *Runtime { return e.rt }
+
+// With returns a child environment binding name to v.
+func (e *Env) With(name string, v Value) *Env {
+	return &Env{parent: e, rt: e.rt, names: []string{name}, vals: []Value{v}}
+}
+
+// WithContext returns a child environment whose variables are the entries of c.
+func (e *Env) WithContext(c *Context) *Env {
+	return &Env{parent: e, rt: e.rt, ctx: c}
+}
+
+// WithVars returns a child environment over a map of variables.
+func (e *Env) WithVars(vars map[string]Value) *Env {
+	return &Env{parent: e, rt: e.rt, vars: vars}
+}
+
+// Lookup finds a variable, innermost frame first.
+func (e *Env) Lookup(name string) (Value, bool) {
+	for f := e; f != nil; f = f.parent {
+		for i := len(f.names) - 1; i >= 0; i-- {
+			if f.names[i] == name {
+				return f.vals[i], true
+			}
+		}
+		if f.ctx != nil {
+			if v, ok := f.ctx.Get(name); ok {
+				return v, true
+			}
+		}
+		if f.vars != nil {
+			if v, ok := f.vars[name]; ok {
+				return v, true
+			}
+		}
+	}
+	return nil, false
+}
+
+type evalFn func(env *Env) Value
+
+// Expression is a compiled FEEL expression; it is safe for concurrent use.
+type Expression struct {
+	src string
+	ast Node
+	fn  evalFn
+}
+
+// Source returns the expression text.
+func (x *Expression) Source() string { return x.src }
+
+// AST returns the parsed expression.
+func (x *Expression) AST() Node { return x.ast }
+
+// Eval evaluates the expression in env.
+func (x *Expression) Eval(env *Env) Value { return x.fn(env) }
+
+// CompileExpr parses and compiles an expression.
+func CompileExpr(src string, scope *Scope) (*Expression, error) {
+	n, err := ParseExpr(src, scope)
+	if err != nil {
+		return nil, err
+	}
+	c := &compiler{scope: scope, src: src}
+	return &Expression{src: src, ast: n, fn: c.compile(n)}, nil
+}
+
+// CompileNode compiles an already parsed expression.
+func CompileNode(n Node, src string, scope *Scope) *Expression {
+	c := &compiler{scope: scope, src: src}
+	return &Expression{src: src, ast: n, fn: c.compile(n)}
+}
+
+// Eval parses and evaluates src once with vars (a convenience for tests and tools).
+func Eval(src string, vars map[string]Value) (Value, error) {
+	names := make([]string, 0, len(vars))
+	for k := range vars {
+		names = append(names, k)
+	}
+	x, err := CompileExpr(src, &Scope{Names: names})
+	if err != nil {
+		return nil, err
+	}
+	return x.Eval(NewEnv(nil, vars)), nil
+}
+
+type compiler struct {
+	scope *Scope
+	src   string
+}
+
+func constFn(v Value) evalFn { return func(*Env) Value { return v } }
+
+func (c *compiler) compile(n Node) evalFn {
+	switch x := n.(type) {
+	case *NumberLit:
+		return constFn(x.Value)
+	case *StringLit:
+		return constFn(x.Value)
+	case *BoolLit:
+		return constFn(x.Value)
+	case *NullLit:
+		return constFn(nil)
+	case *TemporalLit:
+		v, ok := parseTemporal(x.Text)
+		if !ok {
+			text := x.Text
+			return func(env *Env) Value { return env.rt.warnf("invalid temporal literal @%q", text) }
+		}
+		return constFn(v)
+	case *Name:
+		return c.compileName(x.Name)
+	case *Path:
+		xf := c.compile(x.X)
+		name := x.Name
+		return func(env *Env) Value { return member(env.rt, xf(env), name) }
+	case *Filter:
+		return c.compileFilter(x)
+	case *Call:
+		return c.compileCall(x)
+	case *Binary:
+		return c.compileBinary(x)
+	case *Negation:
+		xf := c.compile(x.X)
+		return func(env *Env) Value { return negate(env.rt, xf(env)) }
+	case *Between:
+		xf, lf, hf := c.compile(x.X), c.compile(x.Low), c.compile(x.High)
+		return func(env *Env) Value {
+			v, lo, hi := xf(env), lf(env), hf(env)
+			c1, ok1 := compare(lo, v)
+			c2, ok2 := compare(v, hi)
+			if !ok1 || !ok2 {
+				return env.rt.warn("between: values are not comparable")
+			}
+			return c1 <= 0 && c2 <= 0
+		}
+	case *In:
+		xf := c.compile(x.X)
+		tests := make([]testFn, len(x.Tests))
+		for i, t := range x.Tests {
+			tests[i] = c.compileTest(t, true)
+		}
+		return func(env *Env) Value {
+			v := xf(env)
+			var sawNull bool
+			for _, t := range tests {
+				switch t(env, v) {
+				case true:
+					return true
+				case nil:
+					sawNull = true
+				}
+			}
+			if sawNull {
+				return nil
+			}
+			return false
+		}
+	case *InstanceOf:
+		xf := c.compile(x.X)
+		t, ok := resolveTypeNode(x.Type, c.scope)
+		if !ok {
+			name := c.src
+			return func(env *Env) Value { return env.rt.warnf("unknown type in %q", name) }
+		}
+		return func(env *Env) Value {
+			v := xf(env)
+			if t.Kind == KindAny {
+				return v != nil
+			}
+			return t.conforms(v, env.rt)
+		}
+	case *If:
+		cf, tf, ef := c.compile(x.Cond), c.compile(x.Then), c.compile(x.Else)
+		return func(env *Env) Value {
+			if b, ok := cf(env).(bool); ok && b {
+				return tf(env)
+			}
+			return ef(env)
+		}
+	case *For:
+		return c.compileFor(x)
+	case *Quantified:
+		return c.compileQuantified(x)
+	case *List:
+		fs := make([]evalFn, len(x.Elems))
+		for i, e := range x.Elems {
+			fs[i] = c.compile(e)
+		}
+		return func(env *Env) Value {
+			l := make([]Value, len(fs))
+			for i, f := range fs {
+				l[i] = f(env)
+			}
+			return l
+		}
+	case *ContextLit:
+		keys := make([]string, len(x.Entries))
+		fs := make([]evalFn, len(x.Entries))
+		for i, e := range x.Entries {
+			keys[i] = e.Key
+			fs[i] = c.compile(e.Value)
+		}
+		return func(env *Env) Value {
+			ctx := NewContext(len(keys))
+			inner := env.WithContext(ctx)
+			for i, f := range fs {
+				if _, dup := ctx.Get(keys[i]); dup {
+					return env.rt.warnf("duplicate context key %q", keys[i])
+				}
+				ctx.Put(keys[i], f(inner))
+			}
+			return ctx
+		}
+	case *FuncDef:
+		return c.compileFuncDef(x)
+	case *RangeLit:
+		sf, ef := c.compile(x.Low), c.compile(x.High)
+		si, ei := x.LowIncluded, x.HighIncluded
+		return func(env *Env) Value {
+			s, e := sf(env), ef(env)
+			if s == nil && e == nil {
+				return env.rt.warn("range with two null endpoints")
+			}
+			if s != nil && e != nil {
+				if _, ok := compare(s, e); !ok {
+					return env.rt.warn("range endpoints are not comparable")
+				}
+			} else if !rangeEndpointOK(s) || !rangeEndpointOK(e) {
+				return env.rt.warn("invalid range endpoint")
+			}
+			return Range{Start: s, End: e, StartIncluded: si, EndIncluded: ei}
+		}
+	case *UnaryCompare:
+		xf := c.compile(x.X)
+		op := x.Op
+		return func(env *Env) Value {
+			v := xf(env)
+			if v == nil || !rangeEndpointOK(v) {
+				return env.rt.warn("invalid unary test operand")
+			}
+			switch op {
+			case OpLt:
+				return Range{StartUnbounded: true, End: v}
+			case OpLe:
+				return Range{StartUnbounded: true, End: v, EndIncluded: true}
+			case OpGt:
+				return Range{EndUnbounded: true, Start: v}
+			case OpGe:
+				return Range{EndUnbounded: true, Start: v, StartIncluded: true}
+			}
+			return nil
+		}
+	case *UnaryTests:
+		return func(env *Env) Value { return env.rt.warn("unary tests used as an expression") }
+	}
+	return func(env *Env) Value { return env.rt.warnf("unsupported expression %T", n) }
+}
+
+func rangeEndpointOK(v Value) bool {
+	switch v.(type) {
+	case nil, *apd.Decimal, string, Date, Time, DateTime, Duration, YearsMonths:
+		return true
+	}
+	return false
+}
+
+func parseTemporal(s string) (Value, bool) {
+	if strings.HasPrefix(s, "P") || strings.HasPrefix(s, "-P") {
+		return ParseDuration(s)
+	}
+	if strings.Contains(s, "T") {
+		dt, ok := ParseDateTime(s)
+		return dt, ok
+	}
+	if len(s) > 2 && s[2] == ':' {
+		t, ok := ParseTime(s)
+		return t, ok
+	}
+	d, ok := ParseDate(s)
+	return d, ok
+}
+
+func (c *compiler) compileName(name string) evalFn {
+	b := builtinTable[name]
+	return func(env *Env) Value {
+		if v, ok := env.Lookup(name); ok {
+			return v
+		}
+		if b != nil {
+			return b
+		}
+		return env.rt.warnf("unknown variable %q", name)
+	}
+}
+
+// member implements path access x.name.
+func member(rt *Runtime, x Value, name string) Value {
+	switch v := x.(type) {
+	case *Context:
+		if r, ok := v.Get(name); ok {
+			return r
+		}
+		return rt.warnf("no context entry %q", name)
+	case []Value:
+		out := make([]Value, len(v))
+		for i, e := range v {
+			out[i] = member(rt, e, name)
+		}
+		return out
+	case Date:
+		switch name {
+		case "year":
+			return Number(int64(v.Year))
+		case "month":
+			return Number(int64(v.Month))
+		case "day":
+			return Number(int64(v.Day))
+		case "weekday":
+			return Number(int64(isoWeekday(v)))
+		}
+	case DateTime:
+		switch name {
+		case "year":
+			return Number(int64(v.Year))
+		case "month":
+			return Number(int64(v.Month))
+		case "day":
+			return Number(int64(v.Day))
+		case "weekday":
+			return Number(int64(isoWeekday(v.Date())))
+		case "hour", "minute", "second", "time offset", "timezone":
+			return timeMember(v.Time(), v, name)
+		}
+	case Time:
+		return timeMember(v, nil, name)
+	case Duration:
+		switch name {
+		case "days":
+			return Number(v.Sec / 86400)
+		case "hours":
+			return Number(v.Sec / 3600 % 24)
+		case "minutes":
+			return Number(v.Sec / 60 % 60)
+		case "seconds":
+			if v.Nano != 0 {
+				return durationSeconds(Duration{Sec: v.Sec % 60, Nano: v.Nano})
+			}
+			return Number(v.Sec % 60)
+		}
+	case YearsMonths:
+		switch name {
+		case "years":
+			return Number(int64(v) / 12)
+		case "months":
+			return Number(int64(v) % 12)
+		}
+	case Range:
+		switch name {
+		case "start":
+			return v.Start
+		case "end":
+			return v.End
+		case "start included":
+			return v.StartIncluded
+		case "end included":
+			return v.EndIncluded
+		}
+	case nil:
+		return nil
+	}
+	return rt.warnf("no member %q on %s", name, Kind(x))
+}
+
+func timeMember(t Time, dt Value, name string) Value {
+	switch name {
+	case "hour":
+		return Number(int64(t.Hour))
+	case "minute":
+		return Number(int64(t.Minute))
+	case "second":
+		if t.Nanosecond != 0 {
+			return durationSeconds(Duration{Sec: int64(t.Second), Nano: int32(t.Nanosecond)})
+		}
+		return Number(int64(t.Second))
+	case "time offset":
+		switch t.Zone.Kind {
+		case ZoneOffset:
+			return Duration{Sec: int64(t.Zone.Offset)}
+		case ZoneName:
+			if d, ok := dt.(DateTime); ok {
+				_, off := d.goTime().Zone()
+				return Duration{Sec: int64(off)}
+			}
+		}
+		return nil
+	case "timezone":
+		if t.Zone.Kind == ZoneName {
+			return t.Zone.Name
+		}
+		return nil
+	}
+	return nil
+}
+
+func isoWeekday(d Date) int {
+	w := int(d.goTime().Weekday())
+	if w == 0 {
+		return 7
+	}
+	return w
+}
+
+func negate(rt *Runtime, v Value) Value {
+	switch x := v.(type) {
+	case *apd.Decimal:
+		r := new(apd.Decimal)
+		r.Neg(x)
+		return r
+	case Duration:
+		return x.neg()
+	case YearsMonths:
+		return -x
+	case nil:
+		return nil
+	}
+	return rt.warnf("cannot negate %s", Kind(v))
+}
+
+func (c *compiler) compileBinary(x *Binary) evalFn {
+	xf, yf := c.compile(x.X), c.compile(x.Y)
+	op := x.Op
+	switch op {
+	case OpAnd:
+		return func(env *Env) Value {
+			a := xf(env)
+			if a == false {
+				return false
+			}
+			b := yf(env)
+			if b == false {
+				return false
+			}
+			if a == true && b == true {
+				return true
+			}
+			return nil
+		}
+	case OpOr:
+		return func(env *Env) Value {
+			a := xf(env)
+			if a == true {
+				return true
+			}
+			b := yf(env)
+			if b == true {
+				return true
+			}
+			if a == false && b == false {
+				return false
+			}
+			return nil
+		}
+	case OpEq:
+		return func(env *Env) Value {
+			a, b := xf(env), yf(env)
+			r, ok := equal(a, b)
+			if !ok {
+				return env.rt.warnf("cannot compare %s = %s", Kind(a), Kind(b))
+			}
+			return r
+		}
+	case OpNeq:
+		return func(env *Env) Value {
+			a, b := xf(env), yf(env)
+			r, ok := equal(a, b)
+			if !ok {
+				return env.rt.warnf("cannot compare %s != %s", Kind(a), Kind(b))
+			}
+			return !r
+		}
+	case OpLt, OpLe, OpGt, OpGe:
+		return func(env *Env) Value {
+			a, b := xf(env), yf(env)
+			return cmpOp(env.rt, op, a, b)
+		}
+	}
+	return func(env *Env) Value { return env.rt.arith(op, xf(env), yf(env)) }
+}
+
+func cmpOp(rt *Runtime, op Op, a, b Value) Value {
+	r, ok := compare(a, b)
+	if !ok {
+		if a == nil || b == nil {
+			return nil
+		}
+		return rt.warnf("cannot compare %s %s %s", Kind(a), op, Kind(b))
+	}
+	switch op {
+	case OpLt:
+		return r < 0
+	case OpLe:
+		return r <= 0
+	case OpGt:
+		return r > 0
+	case OpGe:
+		return r >= 0
+	}
+	return nil
+}
+
+func (c *compiler) compileFilter(x *Filter) evalFn {
+	lf := c.compile(x.X)
+	ff := c.compile(x.Filter)
+	_, constNum := x.Filter.(*NumberLit)
+	if n, ok := x.Filter.(*Negation); ok {
+		_, constNum = n.X.(*NumberLit)
+	}
+	return func(env *Env) Value {
+		lv := lf(env)
+		list, isList := lv.([]Value)
+		if !isList {
+			if lv == nil {
+				return nil
+			}
+			list = []Value{lv}
+		}
+		if constNum {
+			return index(env.rt, list, ff(env))
+		}
+		var out []Value
+		for i, item := range list {
+			inner := env.With("item", item)
+			if ctx, ok := item.(*Context); ok {
+				inner = &Env{parent: inner, rt: env.rt, ctx: ctx}
+			}
+			r := ff(inner)
+			if i == 0 {
+				if _, isNum := r.(*apd.Decimal); isNum {
+					return index(env.rt, list, r)
+				}
+			}
+			if r == true {
+				out = append(out, item)
+			}
+		}
+		if len(list) == 0 {
+			if r, isNum := ff(env).(*apd.Decimal); isNum {
+				return index(env.rt, list, r)
+			}
+		}
+		if out == nil {
+			out = []Value{}
+		}
+		return out
+	}
+}
+
+func index(rt *Runtime, list []Value, iv Value) Value {
+	d, ok := iv.(*apd.Decimal)
+	if !ok {
+		if b, isBool := iv.(bool); isBool {
+			if b {
+				return list
+			}
+			return []Value{}
+		}
+		return rt.warn("filter is neither boolean nor number")
+	}
+	i, err := d.Int64()
+	if err != nil || !isIntegral(d) {
+		return rt.warn("list index is not an integer")
+	}
+	n := int64(len(list))
+	switch {
+	case i > 0 && i <= n:
+		return list[i-1]
+	case i < 0 && -i <= n:
+		return list[n+i]
+	}
+	return rt.warnf("list index %d out of range", i)
+}
+
+func (c *compiler) compileCall(x *Call) evalFn {
+	ff := c.compile(x.Fun)
+	if x.Named != nil {
+		names := make([]string, len(x.Named))
+		fs := make([]evalFn, len(x.Named))
+		for i, a := range x.Named {
+			names[i] = a.Name
+			fs[i] = c.compile(a.Value)
+		}
+		return func(env *Env) Value {
+			fv := ff(env)
+			fn, ok := fv.(*Function)
+			if !ok {
+				return env.rt.warnf("%s is not a function", Kind(fv))
+			}
+			vals := make([]Value, len(fs))
+			for i, f := range fs {
+				vals[i] = f(env)
+			}
+			return fn.CallNamed(env.rt, names, vals)
+		}
+	}
+	fs := make([]evalFn, len(x.Args))
+	for i, a := range x.Args {
+		fs[i] = c.compile(a)
+	}
+	return func(env *Env) Value {
+		fv := ff(env)
+		fn, ok := fv.(*Function)
+		if !ok {
+			return env.rt.warnf("%s is not a function", Kind(fv))
+		}
+		args := make([]Value, len(fs))
+		for i, f := range fs {
+			args[i] = f(env)
+		}
+		return fn.Call(env.rt, args)
+	}
+}
+
+// Call invokes f with positional arguments.
+func (f *Function) Call(rt *Runtime, args []Value) Value {
+	if f.overloads != nil {
+		for _, o := range f.overloads {
+			if o.accepts(len(args)) {
+				return o.invoke(rt, args)
+			}
+		}
+		return rt.warnf("%s: no variant takes %d arguments", f.Name, len(args))
+	}
+	if !f.accepts(len(args)) {
+		return rt.warnf("%s: expected %d arguments, got %d", f.Name, len(f.Params), len(args))
+	}
+	return f.invoke(rt, args)
+}
+
+func (f *Function) accepts(n int) bool {
+	if f.variadic {
+		return n >= f.required
+	}
+	return n >= f.required && n <= len(f.Params)
+}
+
+func (f *Function) invoke(rt *Runtime, args []Value) Value {
+	return f.call(rt, args)
+}
+
+// CallNamed invokes f with named arguments.
+func (f *Function) CallNamed(rt *Runtime, names []string, vals []Value) Value {
+	cands := f.overloads
+	if cands == nil {
+		cands = []*Function{f}
+	}
+	for _, o := range cands {
+		if o.variadic {
+			continue
+		}
+		args := make([]Value, len(o.Params))
+		set := make([]bool, len(o.Params))
+		ok := true
+		for i, n := range names {
+			found := false
+			for j, p := range o.Params {
+				if p.Name == n {
+					if set[j] {
+						ok = false
+					}
+					args[j], set[j], found = vals[i], true, true
+					break
+				}
+			}
+			if !found {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		last := 0
+		for j := range set {
+			if set[j] {
+				last = j + 1
+			}
+		}
+		missing := false
+		for j := 0; j < o.required; j++ {
+			if !set[j] {
+				missing = true
+			}
+		}
+		if missing {
+			if o.call != nil && o.userDefined() {
+				// user functions take missing named parameters as null
+				return o.invoke(rt, args)
+			}
+			continue
+		}
+		return o.invoke(rt, args[:max(last, o.required)])
+	}
+	return rt.warnf("%s: no variant takes parameters %s", f.Name, strings.Join(names, ", "))
+}
+
+func (f *Function) userDefined() bool { return !f.isBuiltin }
+
+func (c *compiler) compileFuncDef(x *FuncDef) evalFn {
+	if x.External {
+		return func(env *Env) Value { return env.rt.warn("external functions are not supported") }
+	}
+	params := make([]Param, len(x.Params))
+	for i, p := range x.Params {
+		params[i].Name = p.Name
+		if p.Type != nil {
+			t, ok := resolveTypeNode(p.Type, c.scope)
+			if ok {
+				params[i].Type = t
+			}
+		}
+	}
+	body := c.compile(x.Body)
+	return func(env *Env) Value {
+		closure := env
+		f := &Function{Name: "anonymous function", Params: params, required: len(params)}
+		f.call = func(rt *Runtime, args []Value) Value {
+			inner := &Env{parent: closure, rt: rt, names: make([]string, len(params)), vals: make([]Value, len(params))}
+			for i, p := range params {
+				var a Value
+				if i < len(args) {
+					a = args[i]
+				}
+				if p.Type != nil {
+					cv, ok := p.Type.coerce(a, rt)
+					if !ok {
+						return rt.warnf("argument %q does not conform to %s", p.Name, p.Type)
+					}
+					a = cv
+				}
+				inner.names[i] = p.Name
+				inner.vals[i] = a
+			}
+			return body(inner)
+		}
+		return f
+	}
+}
+
+// iterDomain evaluates the domain of an iteration.
+func iterDomain(env *Env, in, to evalFn) ([]Value, bool) {
+	v := in(env)
+	if to != nil {
+		e := to(env)
+		a, ok1 := v.(*apd.Decimal)
+		b, ok2 := e.(*apd.Decimal)
+		if !ok1 || !ok2 || !isIntegral(a) || !isIntegral(b) {
+			return nil, false
+		}
+		return intSeq(a, b)
+	}
+	switch x := v.(type) {
+	case []Value:
+		return x, true
+	case Range:
+		a, ok1 := x.Start.(*apd.Decimal)
+		b, ok2 := x.End.(*apd.Decimal)
+		if ok1 && ok2 && isIntegral(a) && isIntegral(b) && !x.StartUnbounded && !x.EndUnbounded {
+			lo, _ := a.Int64()
+			hi, _ := b.Int64()
+			if !x.StartIncluded {
+				lo++
+			}
+			if !x.EndIncluded {
+				hi--
+			}
+			return intSeq(apd.New(lo, 0), apd.New(hi, 0))
+		}
+		if d1, ok := x.Start.(Date); ok && !x.EndUnbounded {
+			if d2, ok := x.End.(Date); ok {
+				var out []Value
+				cur := d1.goTime()
+				if !x.StartIncluded {
+					cur = cur.AddDate(0, 0, 1)
+				}
+				last := d2.goTime()
+				for !cur.After(last) && len(out) < 1e6 {
+					d := dateFromGo(cur)
+					if d == d2 && !x.EndIncluded {
+						break
+					}
+					out = append(out, d)
+					cur = cur.AddDate(0, 0, 1)
+				}
+				return out, true
+			}
+		}
+		return nil, false
+	case nil:
+		return nil, false
+	}
+	return []Value{v}, true
+}
+
+func intSeq(a, b *apd.Decimal) ([]Value, bool) {
+	lo, err1 := a.Int64()
+	hi, err2 := b.Int64()
+	if err1 != nil || err2 != nil {
+		return nil, false
+	}
+	step := int64(1)
+	n := hi - lo
+	if hi < lo {
+		step = -1
+		n = lo - hi
+	}
+	if n > 10_000_000 {
+		return nil, false
+	}
+	out := make([]Value, 0, n+1)
+	for i := lo; ; i += step {
+		out = append(out, apd.New(i, 0))
+		if i == hi {
+			break
+		}
+	}
+	return out, true
+}
+
+type compiledIter struct {
+	name   string
+	in, to evalFn
+}
+
+func (c *compiler) compileIters(its []Iteration) []compiledIter {
+	out := make([]compiledIter, len(its))
+	for i, it := range its {
+		out[i] = compiledIter{name: it.Name, in: c.compile(it.In)}
+		if it.To != nil {
+			out[i].to = c.compile(it.To)
+		}
+	}
+	return out
+}
+
+func (c *compiler) compileFor(x *For) evalFn {
+	its := c.compileIters(x.Iters)
+	ret := c.compile(x.Return)
+	return func(env *Env) Value {
+		out := []Value{}
+		partial := &Env{parent: env, rt: env.rt, names: []string{"partial"}, vals: []Value{out}}
+		var rec func(i int, e *Env) bool
+		rec = func(i int, e *Env) bool {
+			if i == len(its) {
+				v := ret(e)
+				out = append(out, v)
+				partial.vals[0] = out
+				return true
+			}
+			dom, ok := iterDomain(e, its[i].in, its[i].to)
+			if !ok {
+				return false
+			}
+			for _, item := range dom {
+				if !rec(i+1, e.With(its[i].name, item)) {
+					return false
+				}
+			}
+			return true
+		}
+		if !rec(0, partial) {
+			return env.rt.warn("for: iteration domain is not a list or integer range")
+		}
+		return out
+	}
+}
+
+func (c *compiler) compileQuantified(x *Quantified) evalFn {
+	its := c.compileIters(x.Iters)
+	sat := c.compile(x.Satisfies)
+	every := x.Every
+	return func(env *Env) Value {
+		found := false
+		failed := false
+		var rec func(i int, e *Env) bool // returns false to stop
+		rec = func(i int, e *Env) bool {
+			if i == len(its) {
+				r := sat(e)
+				if every {
+					if r != true {
+						found = true
+						return false
+					}
+				} else if r == true {
+					found = true
+					return false
+				}
+				return true
+			}
+			dom, ok := iterDomain(e, its[i].in, its[i].to)
+			if !ok {
+				failed = true
+				return false
+			}
+			for _, item := range dom {
+				if !rec(i+1, e.With(its[i].name, item)) {
+					return false
+				}
+			}
+			return true
+		}
+		rec(0, env)
+		if failed {
+			return env.rt.warn("quantified expression: domain is not a list")
+		}
+		if every {
+			return !found
+		}
+		return found
+	}
+}
