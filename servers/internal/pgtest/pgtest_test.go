@@ -87,7 +87,7 @@ type fakeT struct {
 	skipped, failed string
 }
 
-func (f *fakeT) Helper()            {}
+func (f *fakeT) Helper()           {}
 func (f *fakeT) Skip(args ...any)  { f.skipped = fmt.Sprint(args...) }
 func (f *fakeT) Fatal(args ...any) { f.failed = fmt.Sprint(args...) }
 
