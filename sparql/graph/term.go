@@ -96,85 +96,8 @@ func (t Term) String() string {
 }
 
 func (t Term) appendNT(b *strings.Builder) {
-	switch t.Kind {
-	case KindIRI:
-		b.WriteByte('<')
-		writeIRIEscaped(b, t.Value)
-		b.WriteByte('>')
-	case KindBlank:
-		b.WriteString("_:")
-		b.WriteString(t.Value)
-	case KindLiteral:
-		b.WriteByte('"')
-		writeStringEscaped(b, t.Value)
-		b.WriteByte('"')
-		switch {
-		case t.Lang != "":
-			b.WriteByte('@')
-			b.WriteString(t.Lang)
-		case t.Datatype != XSDString && t.Datatype != "":
-			b.WriteString("^^<")
-			writeIRIEscaped(b, t.Datatype)
-			b.WriteByte('>')
-		}
-	}
-}
-
-// writeStringEscaped writes s with the N-Triples string escapes (ECHAR and
-// UCHAR for control characters).
-func writeStringEscaped(b *strings.Builder, s string) {
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		default:
-			if r < 0x20 || r == 0x7f {
-				writeUCHAR(b, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-}
-
-// writeIRIEscaped writes an IRI, escaping with UCHAR the characters that may
-// not appear raw in an IRIREF.
-func writeIRIEscaped(b *strings.Builder, s string) {
-	for _, r := range s {
-		switch {
-		case r <= 0x20, r == '<', r == '>', r == '"', r == '{', r == '}', r == '|', r == '^', r == '`', r == '\\':
-			writeUCHAR(b, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-}
-
-func writeUCHAR(b *strings.Builder, r rune) {
-	const hex = "0123456789ABCDEF"
-	if r > 0xFFFF {
-		b.WriteString(`\U`)
-		for shift := 28; shift >= 0; shift -= 4 {
-			b.WriteByte(hex[(r>>uint(shift))&0xF])
-		}
-		return
-	}
-	b.WriteString(`\u`)
-	for shift := 12; shift >= 0; shift -= 4 {
-		b.WriteByte(hex[(r>>uint(shift))&0xF])
-	}
+	var buf [128]byte
+	b.Write(appendTermNT(buf[:0], t, t.Value))
 }
 
 // Triple is an RDF triple.

@@ -1,0 +1,421 @@
+package graph
+
+import (
+	"bufio"
+	"io"
+	"slices"
+	"strings"
+)
+
+// maxInlineDepth bounds how deeply blank nodes are nested inline; deeper
+// nodes are written with a label (the parser's own limit is far higher).
+const maxInlineDepth = 64
+
+// ttlWriter writes Turtle or TriG: prefixes, subjects grouped with
+// predicate and object lists, 'a', and blank nodes written inline as [...]
+// or (...) when exactly one triple refers to them.
+type ttlWriter struct {
+	w        *bufio.Writer
+	format   Format
+	prefixes *Prefixes
+	base     string
+	names    blankNamer
+	buf      []byte
+
+	objRefs   map[Term]int  // blank node -> number of triples with it as object
+	home      map[Term]Term // blank node -> the graph it appears in
+	multi     map[Term]bool // blank node appears in more than one graph
+	graphName map[Term]bool // blank node names a graph
+	written   map[Term]bool // inline candidates already written
+	demoted   map[Term]bool // inline candidates that get a label after all
+
+	g *Graph // the graph being written
+}
+
+func writeTurtle(w io.Writer, f Format, d *Dataset, opt WriteOptions) error {
+	tw := &ttlWriter{
+		w:         bufio.NewWriterSize(w, 64<<10),
+		format:    f,
+		prefixes:  NewPrefixes(),
+		base:      opt.Base,
+		names:     blankNamer{},
+		objRefs:   map[Term]int{},
+		home:      map[Term]Term{},
+		multi:     map[Term]bool{},
+		graphName: map[Term]bool{},
+		written:   map[Term]bool{},
+		demoted:   map[Term]bool{},
+	}
+	for n, ns := range opt.Prefixes.All() {
+		if validPrefixName(n) {
+			tw.prefixes.Set(n, ns)
+		}
+	}
+	tw.countBlanks(d)
+
+	if tw.base != "" {
+		tw.buf = append(tw.buf, "@base "...)
+		tw.buf = appendIRIRef(tw.buf, tw.base)
+		tw.buf = append(tw.buf, " .\n"...)
+	}
+	for n, ns := range tw.prefixes.All() {
+		tw.buf = append(tw.buf, "@prefix "...)
+		tw.buf = append(tw.buf, n...)
+		tw.buf = append(tw.buf, ": "...)
+		tw.buf = appendIRIRef(tw.buf, ns)
+		tw.buf = append(tw.buf, " .\n"...)
+	}
+	if len(tw.buf) > 0 && d.Len() > 0 {
+		tw.buf = append(tw.buf, '\n')
+	}
+	if err := tw.flushBuf(); err != nil {
+		return err
+	}
+	if err := tw.writeGraph(d.Default(), 0); err != nil {
+		return err
+	}
+	for _, n := range d.Names() {
+		g := d.named[n]
+		if g.Len() == 0 {
+			continue
+		}
+		tw.term(n)
+		tw.buf = append(tw.buf, " {\n"...)
+		if err := tw.writeGraph(g, 1); err != nil {
+			return err
+		}
+		tw.buf = append(tw.buf, "}\n\n"...)
+	}
+	if err := tw.flushBuf(); err != nil {
+		return err
+	}
+	return tw.w.Flush()
+}
+
+func (tw *ttlWriter) flushBuf() error {
+	_, err := tw.w.Write(tw.buf)
+	tw.buf = tw.buf[:0]
+	return err
+}
+
+// countBlanks records how each blank node is used across the dataset.
+func (tw *ttlWriter) countBlanks(d *Dataset) {
+	for q := range d.Quads() {
+		for i, t := range [3]Term{q.S, q.P, q.O} {
+			if t.Kind != KindBlank {
+				continue
+			}
+			if i == 2 {
+				tw.objRefs[t]++
+			}
+			if h, ok := tw.home[t]; !ok {
+				tw.home[t] = q.G
+			} else if h != q.G {
+				tw.multi[t] = true
+			}
+		}
+		if q.G.Kind == KindBlank {
+			tw.graphName[q.G] = true
+		}
+	}
+}
+
+// inline reports whether blank node t can be written in place of its one
+// reference.
+func (tw *ttlWriter) inline(t Term) bool {
+	return t.Kind == KindBlank && tw.objRefs[t] == 1 && !tw.multi[t] && !tw.graphName[t] && !tw.demoted[t]
+}
+
+func (tw *ttlWriter) writeGraph(g *Graph, indent int) error {
+	tw.g = g
+	for s := range g.AllSubjects() {
+		if tw.inline(s) {
+			continue
+		}
+		tw.subject(s, indent)
+		if len(tw.buf) > 32<<10 {
+			if err := tw.flushBuf(); err != nil {
+				return err
+			}
+		}
+	}
+	// Inline candidates that no written subject reached form cycles (or
+	// were too deep): write them with a label.
+	for s := range g.AllSubjects() {
+		if s.Kind == KindBlank && tw.objRefs[s] == 1 && !tw.written[s] && !tw.multi[s] && !tw.graphName[s] {
+			tw.demoted[s] = true
+			tw.subject(s, indent)
+		}
+	}
+	return nil
+}
+
+func (tw *ttlWriter) indent(n int) {
+	for range n {
+		tw.buf = append(tw.buf, "    "...)
+	}
+}
+
+// subject writes one subject block.
+func (tw *ttlWriter) subject(s Term, indent int) {
+	tw.written[s] = true
+	tw.indent(indent)
+	if s.Kind == KindBlank && tw.objRefs[s] == 0 && !tw.graphName[s] && !tw.multi[s] {
+		tw.buf = append(tw.buf, "[]"...)
+	} else {
+		tw.term(s)
+	}
+	tw.buf = append(tw.buf, ' ')
+	tw.predicateObjects(s, indent+1, 0)
+	tw.buf = append(tw.buf, " .\n"...)
+	if indent == 0 {
+		tw.buf = append(tw.buf, '\n')
+	}
+}
+
+// predicateObjects writes the predicate-object list of s, rdf:type first.
+func (tw *ttlWriter) predicateObjects(s Term, indent, depth int) {
+	var preds []Term
+	typ := IRI(RDFType)
+	for p := range tw.g.Predicates(s, Term{}) {
+		if len(preds) == 0 || preds[len(preds)-1] != p {
+			preds = append(preds, p)
+		}
+	}
+	if i := slices.Index(preds, typ); i > 0 {
+		copy(preds[1:i+1], preds[:i])
+		preds[0] = typ
+	}
+	for i, p := range preds {
+		if i > 0 {
+			tw.buf = append(tw.buf, " ;\n"...)
+			tw.indent(indent)
+		}
+		if p == typ {
+			tw.buf = append(tw.buf, 'a')
+		} else {
+			tw.term(p)
+		}
+		tw.buf = append(tw.buf, ' ')
+		first := true
+		for o := range tw.g.Objects(s, p) {
+			if !first {
+				tw.buf = append(tw.buf, ", "...)
+			}
+			first = false
+			tw.object(o, indent, depth)
+		}
+	}
+}
+
+// object writes o, inline when it is a blank node referred to only here.
+func (tw *ttlWriter) object(o Term, indent, depth int) {
+	if !tw.inline(o) || tw.written[o] {
+		tw.term(o)
+		return
+	}
+	if depth >= maxInlineDepth {
+		tw.demoted[o] = true
+		tw.term(o)
+		return
+	}
+	if items, nodes, ok := tw.collection(o); ok {
+		for _, n := range nodes {
+			tw.written[n] = true
+		}
+		tw.buf = append(tw.buf, '(')
+		for _, it := range items {
+			tw.buf = append(tw.buf, ' ')
+			tw.object(it, indent, depth+1)
+		}
+		tw.buf = append(tw.buf, " )"...)
+		return
+	}
+	tw.written[o] = true
+	switch n := tw.g.Count(o, Term{}, Term{}); {
+	case n == 0:
+		tw.buf = append(tw.buf, "[]"...)
+		return
+	case n == 1:
+		for t := range tw.g.Match(o, Term{}, Term{}) {
+			if !tw.inline(t.O) || tw.written[t.O] {
+				tw.buf = append(tw.buf, "[ "...)
+				tw.predicateObjects(o, indent+1, depth+1)
+				tw.buf = append(tw.buf, " ]"...)
+				return
+			}
+		}
+	}
+	tw.buf = append(tw.buf, "[\n"...)
+	tw.indent(indent + 1)
+	tw.predicateObjects(o, indent+1, depth+1)
+	tw.buf = append(tw.buf, '\n')
+	tw.indent(indent)
+	tw.buf = append(tw.buf, ']')
+}
+
+// collection reports whether head starts a well-formed RDF list that can be
+// written as ( ... ): every node a blank node referred to once, with exactly
+// one rdf:first, one rdf:rest and nothing else, ending in rdf:nil.
+func (tw *ttlWriter) collection(head Term) (items, nodes []Term, ok bool) {
+	first, rest, nilT := IRI(RDFFirst), IRI(RDFRest), IRI(RDFNil)
+	seen := map[Term]bool{}
+	for n := head; n != nilT; {
+		if !tw.inline(n) || tw.written[n] || seen[n] || tw.g.Count(n, Term{}, Term{}) != 2 {
+			return nil, nil, false
+		}
+		seen[n] = true
+		f, okf := tw.g.Object(n, first)
+		r, okr := tw.g.Object(n, rest)
+		if !okf || !okr {
+			return nil, nil, false
+		}
+		items = append(items, f)
+		nodes = append(nodes, n)
+		n = r
+	}
+	return items, nodes, true
+}
+
+// term writes an IRI, blank node or literal in Turtle syntax.
+func (tw *ttlWriter) term(t Term) {
+	switch t.Kind {
+	case KindIRI:
+		tw.iri(t.Value)
+	case KindBlank:
+		tw.buf = append(tw.buf, "_:"...)
+		tw.buf = append(tw.buf, tw.names.label(t)...)
+	case KindLiteral:
+		tw.literal(t)
+	}
+}
+
+func (tw *ttlWriter) iri(v string) {
+	if pn, ok := tw.prefixes.Compact(v); ok {
+		tw.buf = append(tw.buf, pn...)
+		return
+	}
+	if rel, ok := relativeIRI(tw.base, v); ok {
+		tw.buf = appendIRIRef(tw.buf, rel)
+		return
+	}
+	tw.buf = appendIRIRef(tw.buf, v)
+}
+
+// relativeIRI returns a reference shorter than iri that resolves to iri
+// against base.
+func relativeIRI(base, iri string) (string, bool) {
+	if base == "" {
+		return "", false
+	}
+	var cands []string
+	if iri == base {
+		cands = append(cands, "")
+	}
+	if i := strings.IndexByte(base, '#'); i >= 0 {
+		base := base[:i]
+		if strings.HasPrefix(iri, base+"#") {
+			cands = append(cands, iri[len(base):])
+		}
+	} else if strings.HasPrefix(iri, base+"#") {
+		cands = append(cands, iri[len(base):])
+	}
+	if i := strings.LastIndexByte(base, '/'); i >= 0 && strings.HasPrefix(iri, base[:i+1]) {
+		cands = append(cands, iri[i+1:])
+	}
+	for _, c := range cands {
+		if ResolveIRI(base, c) == iri {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+func (tw *ttlWriter) literal(t Term) {
+	if t.Lang == "" {
+		switch t.Datatype {
+		case XSDInteger:
+			if isTurtleInteger(t.Value) {
+				tw.buf = append(tw.buf, t.Value...)
+				return
+			}
+		case XSDDecimal:
+			if isTurtleDecimal(t.Value) {
+				tw.buf = append(tw.buf, t.Value...)
+				return
+			}
+		case XSDDouble:
+			if isTurtleDouble(t.Value) {
+				tw.buf = append(tw.buf, t.Value...)
+				return
+			}
+		case XSDBoolean:
+			if t.Value == "true" || t.Value == "false" {
+				tw.buf = append(tw.buf, t.Value...)
+				return
+			}
+		}
+	}
+	if strings.IndexByte(t.Value, '\n') >= 0 {
+		tw.buf = append(tw.buf, `"""`...)
+		tw.buf = appendEscaped(tw.buf, t.Value, true)
+		tw.buf = append(tw.buf, `"""`...)
+	} else {
+		tw.buf = append(tw.buf, '"')
+		tw.buf = appendEscaped(tw.buf, t.Value, false)
+		tw.buf = append(tw.buf, '"')
+	}
+	switch {
+	case t.Lang != "":
+		tw.buf = append(tw.buf, '@')
+		tw.buf = append(tw.buf, t.Lang...)
+	case t.Datatype != XSDString && t.Datatype != "":
+		tw.buf = append(tw.buf, "^^"...)
+		tw.iri(t.Datatype)
+	}
+}
+
+func digits(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
+}
+
+func trimSign(s string) string {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		return s[1:]
+	}
+	return s
+}
+
+func isTurtleInteger(s string) bool {
+	s = trimSign(s)
+	return s != "" && digits(s) == len(s)
+}
+
+func isTurtleDecimal(s string) bool {
+	s = trimSign(s)
+	i := digits(s)
+	if i >= len(s) || s[i] != '.' {
+		return false
+	}
+	f := digits(s[i+1:])
+	return f > 0 && i+1+f == len(s)
+}
+
+func isTurtleDouble(s string) bool {
+	s = trimSign(s)
+	n := digits(s)
+	i, f := n, 0
+	if i < len(s) && s[i] == '.' {
+		f = digits(s[i+1:])
+		i += 1 + f
+	}
+	if n+f == 0 || i >= len(s) || s[i] != 'e' && s[i] != 'E' {
+		return false
+	}
+	e := trimSign(s[i+1:])
+	return e != "" && digits(e) == len(e)
+}
