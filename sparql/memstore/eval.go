@@ -1,0 +1,761 @@
+package memstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/regelkit/regelkit/sparql/graph"
+	"github.com/regelkit/regelkit/sparql/memstore/internal/algebra"
+)
+
+// binding is a solution under evaluation: term id per variable slot, 0
+// for unbound. A binding passed to a yield function is only valid during
+// that call; whoever keeps one copies it.
+type binding []uint32
+
+const overlayBit = 1 << 31
+
+// exec is the state of one query (or update WHERE) evaluation.
+type exec struct {
+	ctx         context.Context
+	sn          *snapshot
+	dict        *dict
+	ov          map[graph.Term]uint32
+	ovTerms     []graph.Term
+	now         time.Time
+	bnodes      func() string
+	steps       int
+	err         error
+	rowSeq      int
+	existsDepth int
+
+	defaults []*gindex // the active default graph (a merge when several)
+	named    []uint32  // named graphs of the dataset
+	namedSet map[uint32]bool
+}
+
+func (x *exec) term(id uint32) graph.Term {
+	if id&overlayBit != 0 {
+		return x.ovTerms[id&^overlayBit]
+	}
+	return x.sn.dv.term(id)
+}
+
+// idOf returns the id of t: its dictionary id when the snapshot knows it,
+// else an overlay id private to this evaluation (never in any index).
+func (x *exec) idOf(t graph.Term) uint32 {
+	if t.IsZero() {
+		return 0
+	}
+	if id := x.dict.lookup(t); id != 0 && int(id) < len(x.sn.dv.terms) {
+		return id
+	}
+	if id, ok := x.ov[t]; ok {
+		return id
+	}
+	id := uint32(len(x.ovTerms)) | overlayBit
+	x.ovTerms = append(x.ovTerms, t)
+	x.ov[t] = id
+	return id
+}
+
+// tick counts work and reports false when the context is done.
+func (x *exec) tick() bool {
+	x.steps++
+	if x.steps&1023 == 0 && x.err == nil {
+		if err := x.ctx.Err(); err != nil {
+			x.err = err
+		}
+	}
+	return x.err == nil
+}
+
+func (x *exec) fail(err error) bool {
+	if x.err == nil {
+		x.err = err
+	}
+	return false
+}
+
+// active is the active graph of a pattern: one graph, or the merge of the
+// FROM graphs.
+type active []*gindex
+
+type yieldFn func(binding) bool
+
+// op is a compiled algebra operator. run calls yield for every solution of
+// Join({b}, op) and returns false when evaluation must stop.
+type op interface {
+	run(x *exec, ag active, b binding, yield yieldFn) bool
+}
+
+// compiler turns algebra into ops over one variable scope.
+type compiler struct {
+	x     *exec
+	base  string
+	slots map[string]int
+	names []string
+}
+
+func newCompiler(x *exec, base string) *compiler {
+	return &compiler{x: x, base: base, slots: map[string]int{}}
+}
+
+func (c *compiler) slot(v string) int {
+	if s, ok := c.slots[v]; ok {
+		return s
+	}
+	s := len(c.names)
+	c.slots[v] = s
+	c.names = append(c.names, v)
+	return s
+}
+
+func (c *compiler) slotsOf(vars map[string]bool) []int {
+	out := make([]int, 0, len(vars))
+	for v := range vars {
+		out = append(out, c.slot(v))
+	}
+	sort.Ints(out)
+	return out
+}
+
+// pos is a pattern position: a variable slot or a constant id.
+type pos struct {
+	slot int // -1 for a constant
+	id   uint32
+}
+
+func (c *compiler) pos(t algebra.Term) pos {
+	if t.Var != "" {
+		return pos{slot: c.slot(t.Var)}
+	}
+	return pos{slot: -1, id: c.x.idOf(t.Term)}
+}
+
+func minus(a, b map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for v := range a {
+		if !b[v] {
+			out[v] = true
+		}
+	}
+	return out
+}
+
+func union(a, b map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for v := range a {
+		out[v] = true
+	}
+	for v := range b {
+		out[v] = true
+	}
+	return out
+}
+
+// guard wraps o so that the variables in block are unbound when o runs;
+// the results are then joined with the full input (see doc.go, "binding
+// propagation").
+func (c *compiler) guard(o op, block map[string]bool) op {
+	if len(block) == 0 {
+		return o
+	}
+	return &opGuard{inner: o, block: c.slotsOf(block)}
+}
+
+func (c *compiler) compile(n algebra.Node) op {
+	switch n := n.(type) {
+	case *algebra.BGP:
+		return c.compileBGP(n, nil)
+	case *algebra.PathPattern:
+		return &opPath{s: c.pos(n.S), o: c.pos(n.O), path: c.compilePath(n.Path)}
+	case *algebra.Join:
+		return &opJoin{l: c.compile(n.L), r: c.compile(n.R)}
+	case *algebra.LeftJoin:
+		o := &opLeftJoin{l: c.compile(n.L), r: c.compile(n.R)}
+		block := algebra.Mentioned(n.R)
+		if n.Expr != nil {
+			o.expr = c.compileExpr(n.Expr)
+			block = union(block, algebra.MentionedExpr(n.Expr))
+		}
+		return c.guard(o, minus(block, algebra.Certain(n.L)))
+	case *algebra.Filter:
+		return c.compileFilter(n)
+	case *algebra.Union:
+		return &opUnion{l: c.compile(n.L), r: c.compile(n.R)}
+	case *algebra.Graph:
+		return &opGraph{name: c.pos(n.Name), p: c.compile(n.P)}
+	case *algebra.Extend:
+		o := &opExtend{p: c.compile(n.P), slot: c.slot(n.Var), expr: c.compileExpr(n.Expr)}
+		block := minus(algebra.MentionedExpr(n.Expr), algebra.Certain(n.P))
+		block[n.Var] = true
+		return c.guard(o, block)
+	case *algebra.Minus:
+		o := &opMinus{l: c.compile(n.L), r: c.compile(n.R)}
+		return c.guard(o, minus(algebra.Mentioned(n.R), algebra.Certain(n.L)))
+	case *algebra.Values:
+		o := &opValues{}
+		for _, v := range n.Vars {
+			o.slots = append(o.slots, c.slot(v))
+		}
+		for _, row := range n.Rows {
+			r := make([]uint32, len(row))
+			for i, t := range row {
+				r[i] = c.x.idOf(t)
+			}
+			o.rows = append(o.rows, r)
+		}
+		return o
+	case *algebra.Service:
+		return &opError{err: errors.New("memstore: SERVICE (federated query) is not supported")}
+	case *algebra.SubQuery:
+		inner := newCompiler(c.x, c.base)
+		body := inner.compile(n.Q.Pattern)
+		o := &opSub{body: body, width: func() int { return len(inner.names) }}
+		for _, v := range n.Q.Vars {
+			o.inner = append(o.inner, inner.slot(v))
+			o.outer = append(o.outer, c.slot(v))
+		}
+		return o
+	case *algebra.Group:
+		o := &opGroup{p: c.compile(n.P)}
+		for _, k := range n.Keys {
+			gk := groupKey{expr: c.compileExpr(k.Expr), slot: -1}
+			if k.Var != "" {
+				gk.slot = c.slot(k.Var)
+			}
+			o.keys = append(o.keys, gk)
+		}
+		for _, a := range n.Aggs {
+			ag := aggSpec{slot: c.slot(a.Var), name: a.Agg.Name, distinct: a.Agg.Distinct, sep: a.Agg.Separator}
+			if a.Agg.Arg != nil {
+				ag.arg = c.compileExpr(a.Agg.Arg)
+			}
+			o.aggs = append(o.aggs, ag)
+		}
+		return o
+	case *algebra.OrderBy:
+		o := &opOrder{p: c.compile(n.P)}
+		for _, cond := range n.Conds {
+			o.conds = append(o.conds, orderCond{expr: c.compileExpr(cond.Expr), desc: cond.Desc})
+		}
+		return o
+	case *algebra.Project:
+		o := &opProject{p: c.compile(n.P)}
+		for _, v := range n.Vars {
+			o.keep = append(o.keep, c.slot(v))
+		}
+		return o
+	case *algebra.Distinct:
+		return &opDistinct{p: c.compile(n.P)}
+	case *algebra.Reduced:
+		return &opDistinct{p: c.compile(n.P)}
+	case *algebra.Slice:
+		return &opSlice{p: c.compile(n.P), offset: n.Offset, limit: n.Limit}
+	}
+	return &opError{err: fmt.Errorf("memstore: unsupported algebra node %T", n)}
+}
+
+type opError struct{ err error }
+
+func (o *opError) run(x *exec, ag active, b binding, yield yieldFn) bool { return x.fail(o.err) }
+
+// ---- guard ----
+
+type opGuard struct {
+	inner op
+	block []int
+}
+
+func (o *opGuard) run(x *exec, ag active, b binding, yield yieldFn) bool {
+	hit := false
+	for _, s := range o.block {
+		if b[s] != 0 {
+			hit = true
+			break
+		}
+	}
+	if !hit {
+		return o.inner.run(x, ag, b, yield)
+	}
+	rb := slices.Clone(b)
+	for _, s := range o.block {
+		rb[s] = 0
+	}
+	out := make(binding, len(b))
+	return o.inner.run(x, ag, rb, func(r binding) bool {
+		copy(out, r)
+		for _, s := range o.block {
+			if b[s] == 0 {
+				continue
+			}
+			if r[s] == 0 {
+				out[s] = b[s]
+			} else if r[s] != b[s] {
+				return true
+			}
+		}
+		return yield(out)
+	})
+}
+
+// ---- joins, unions ----
+
+type opJoin struct{ l, r op }
+
+func (o *opJoin) run(x *exec, ag active, b binding, yield yieldFn) bool {
+	return o.l.run(x, ag, b, func(lb binding) bool {
+		return o.r.run(x, ag, lb, yield)
+	})
+}
+
+type opUnion struct{ l, r op }
+
+func (o *opUnion) run(x *exec, ag active, b binding, yield yieldFn) bool {
+	if !o.l.run(x, ag, b, yield) {
+		return false
+	}
+	return o.r.run(x, ag, b, yield)
+}
+
+type opLeftJoin struct {
+	l, r op
+	expr *cexpr
+}
+
+func (o *opLeftJoin) run(x *exec, ag active, b binding, yield yieldFn) bool {
+	return o.l.run(x, ag, b, func(lb binding) bool {
+		found := false
+		ok := o.r.run(x, ag, lb, func(rb binding) bool {
+			if o.expr != nil && !x.ebvTrue(o.expr, rb, ag) {
+				return true
+			}
+			found = true
+			return yield(rb)
+		})
+		if !ok {
+			return false
+		}
+		if !found {
+			return yield(lb)
+		}
+		return true
+	})
+}
+
+type opMinus struct {
+	l, r op
+	memo [][]uint32
+	done bool
+}
+
+func (o *opMinus) run(x *exec, ag active, b binding, yield yieldFn) bool {
+	if !o.done {
+		empty := make(binding, len(b))
+		o.r.run(x, ag, empty, func(rb binding) bool {
+			o.memo = append(o.memo, slices.Clone(rb))
+			return x.tick()
+		})
+		o.done = true
+		if x.err != nil {
+			return false
+		}
+	}
+	return o.l.run(x, ag, b, func(lb binding) bool {
+		for _, r := range o.memo {
+			shared, compatible := false, true
+			for i, v := range r {
+				if v == 0 || lb[i] == 0 {
+					continue
+				}
+				if v != lb[i] {
+					compatible = false
+					break
+				}
+				shared = true
+			}
+			if shared && compatible {
+				return true
+			}
+		}
+		return yield(lb)
+	})
+}
+
+// ---- filter ----
+
+func (c *compiler) compileFilter(n *algebra.Filter) op {
+	conjuncts := splitAnd(n.Expr)
+	// Push conjuncts whose variables the BGP always binds into the BGP,
+	// where they run as soon as their variables are bound.
+	if bgp, ok := n.P.(*algebra.BGP); ok {
+		certain := algebra.Certain(bgp)
+		var pushed, rest []algebra.Expr
+		for _, e := range conjuncts {
+			m := algebra.MentionedExpr(e)
+			if _, isExists := e.(*algebra.Exists); !isExists && len(minus(m, certain)) == 0 && !hasExists(e) {
+				pushed = append(pushed, e)
+			} else {
+				rest = append(rest, e)
+			}
+		}
+		if len(pushed) > 0 {
+			o := c.compileBGP(bgp, pushed)
+			if len(rest) == 0 {
+				return o
+			}
+			conjuncts, n = rest, &algebra.Filter{Expr: n.Expr, P: bgp}
+			f := &opFilter{p: o}
+			var mentioned map[string]bool = map[string]bool{}
+			for _, e := range rest {
+				f.exprs = append(f.exprs, c.compileExpr(e))
+				mentioned = union(mentioned, algebra.MentionedExpr(e))
+			}
+			return c.guard(f, minus(mentioned, certain))
+		}
+	}
+	f := &opFilter{p: c.compile(n.P)}
+	for _, e := range conjuncts {
+		f.exprs = append(f.exprs, c.compileExpr(e))
+	}
+	return c.guard(f, minus(algebra.MentionedExpr(n.Expr), algebra.Certain(n.P)))
+}
+
+func splitAnd(e algebra.Expr) []algebra.Expr {
+	if call, ok := e.(*algebra.Call); ok && call.Op == "&&" {
+		return append(splitAnd(call.Args[0]), splitAnd(call.Args[1])...)
+	}
+	return []algebra.Expr{e}
+}
+
+func hasExists(e algebra.Expr) bool {
+	switch e := e.(type) {
+	case *algebra.Exists:
+		return true
+	case *algebra.Call:
+		for _, a := range e.Args {
+			if hasExists(a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+type opFilter struct {
+	p     op
+	exprs []*cexpr
+}
+
+func (o *opFilter) run(x *exec, ag active, b binding, yield yieldFn) bool {
+	return o.p.run(x, ag, b, func(r binding) bool {
+		for _, e := range o.exprs {
+			if !x.ebvTrue(e, r, ag) {
+				return x.tick()
+			}
+		}
+		return yield(r)
+	})
+}
+
+// ---- extend, values ----
+
+type opExtend struct {
+	p    op
+	slot int
+	expr *cexpr
+}
+
+func (o *opExtend) run(x *exec, ag active, b binding, yield yieldFn) bool {
+	var out binding
+	return o.p.run(x, ag, b, func(r binding) bool {
+		v, err := x.eval(o.expr, r, ag)
+		if err != nil {
+			return yield(r)
+		}
+		if out == nil {
+			out = make(binding, len(r))
+		}
+		copy(out, r)
+		out[o.slot] = x.idOf(v)
+		return yield(out)
+	})
+}
+
+type opValues struct {
+	slots []int
+	rows  [][]uint32
+}
+
+func (o *opValues) run(x *exec, ag active, b binding, yield yieldFn) bool {
+	out := make(binding, len(b))
+	for _, row := range o.rows {
+		copy(out, b)
+		ok := true
+		for i, s := range o.slots {
+			v := row[i]
+			if v == 0 {
+				continue
+			}
+			if out[s] == 0 {
+				out[s] = v
+			} else if out[s] != v {
+				ok = false
+				break
+			}
+		}
+		if ok && !yield(out) {
+			return false
+		}
+	}
+	return true
+}
+
+// ---- graph ----
+
+type opGraph struct {
+	name pos
+	p    op
+}
+
+func (o *opGraph) run(x *exec, ag active, b binding, yield yieldFn) bool {
+	if o.name.slot < 0 {
+		if !x.namedSet[o.name.id] {
+			return true
+		}
+		return o.p.run(x, active{x.sn.graphs[o.name.id]}, b, yield)
+	}
+	if g := b[o.name.slot]; g != 0 {
+		if !x.namedSet[g] {
+			return true
+		}
+		return o.p.run(x, active{x.sn.graphs[g]}, b, yield)
+	}
+	nb := slices.Clone(b)
+	for _, g := range x.named {
+		nb[o.name.slot] = g
+		if !o.p.run(x, active{x.sn.graphs[g]}, nb, yield) {
+			return false
+		}
+	}
+	return true
+}
+
+// ---- subquery ----
+
+type opSub struct {
+	body         op
+	width        func() int
+	inner, outer []int
+	memo         [][]uint32
+	done         bool
+}
+
+func (o *opSub) run(x *exec, ag active, b binding, yield yieldFn) bool {
+	if !o.done {
+		o.done = true
+		o.body.run(x, ag, make(binding, o.width()), func(r binding) bool {
+			row := make([]uint32, len(o.inner))
+			for i, s := range o.inner {
+				row[i] = r[s]
+			}
+			o.memo = append(o.memo, row)
+			return x.tick()
+		})
+		if x.err != nil {
+			return false
+		}
+	}
+	out := make(binding, len(b))
+	for _, row := range o.memo {
+		copy(out, b)
+		ok := true
+		for i, s := range o.outer {
+			v := row[i]
+			if v == 0 {
+				continue
+			}
+			if out[s] == 0 {
+				out[s] = v
+			} else if out[s] != v {
+				ok = false
+				break
+			}
+		}
+		if ok && !yield(out) {
+			return false
+		}
+	}
+	return true
+}
+
+// ---- modifiers ----
+
+type opProject struct {
+	p    op
+	keep []int
+}
+
+func (o *opProject) run(x *exec, ag active, b binding, yield yieldFn) bool {
+	out := make(binding, len(b))
+	return o.p.run(x, ag, b, func(r binding) bool {
+		clear(out)
+		for _, s := range o.keep {
+			out[s] = r[s]
+		}
+		return yield(out)
+	})
+}
+
+type opDistinct struct{ p op }
+
+func (o *opDistinct) run(x *exec, ag active, b binding, yield yieldFn) bool {
+	seen := map[string]struct{}{}
+	buf := make([]byte, 0, 4*len(b))
+	return o.p.run(x, ag, b, func(r binding) bool {
+		buf = buf[:0]
+		for _, v := range r {
+			buf = append(buf, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
+		}
+		if _, dup := seen[string(buf)]; dup {
+			return x.tick()
+		}
+		seen[string(buf)] = struct{}{}
+		return yield(r)
+	})
+}
+
+type opSlice struct {
+	p             op
+	offset, limit int64
+}
+
+func (o *opSlice) run(x *exec, ag active, b binding, yield yieldFn) bool {
+	var n int64
+	if o.limit == 0 {
+		return true
+	}
+	stopped := false
+	ok := o.p.run(x, ag, b, func(r binding) bool {
+		n++
+		if n <= o.offset {
+			return x.tick()
+		}
+		if !yield(r) {
+			return false
+		}
+		if o.limit >= 0 && n-o.offset >= o.limit {
+			stopped = true
+			return false
+		}
+		return true
+	})
+	return ok || (stopped && x.err == nil)
+}
+
+type orderCond struct {
+	expr *cexpr
+	desc bool
+}
+
+type opOrder struct {
+	p     op
+	conds []orderCond
+}
+
+func (o *opOrder) run(x *exec, ag active, b binding, yield yieldFn) bool {
+	type row struct {
+		b    binding
+		keys []graph.Term
+	}
+	var rows []row
+	o.p.run(x, ag, b, func(r binding) bool {
+		keys := make([]graph.Term, len(o.conds))
+		for i, c := range o.conds {
+			v, err := x.eval(c.expr, r, ag)
+			if err == nil {
+				keys[i] = v
+			}
+		}
+		rows = append(rows, row{b: slices.Clone(r), keys: keys})
+		return x.tick()
+	})
+	if x.err != nil {
+		return false
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		for k, c := range o.conds {
+			d := orderCompare(rows[i].keys[k], rows[j].keys[k])
+			if d == 0 {
+				continue
+			}
+			if c.desc {
+				return d > 0
+			}
+			return d < 0
+		}
+		return false
+	})
+	for _, r := range rows {
+		if !yield(r.b) {
+			return false
+		}
+	}
+	return true
+}
+
+// orderCompare orders terms for ORDER BY (SPARQL 1.1 §15.1): unbound,
+// blank nodes, IRIs, literals; literals by value where comparable.
+func orderCompare(a, b graph.Term) int {
+	ra, rb := kindRank(a), kindRank(b)
+	if ra != rb {
+		return ra - rb
+	}
+	switch a.Kind {
+	case graph.KindNone:
+		return 0
+	case graph.KindIRI, graph.KindBlank:
+		return strings.Compare(a.Value, b.Value)
+	}
+	if c, err := compareValues(a, b); err == nil {
+		if c != 0 {
+			return c
+		}
+	} else {
+		// incomparable literals: group by datatype, then lexical form
+		if d := strings.Compare(a.Datatype, b.Datatype); d != 0 {
+			if a.Datatype == graph.XSDString {
+				return -1
+			}
+			if b.Datatype == graph.XSDString {
+				return 1
+			}
+			return d
+		}
+	}
+	if d := strings.Compare(a.Lang, b.Lang); d != 0 {
+		return d
+	}
+	if d := strings.Compare(a.Datatype, b.Datatype); d != 0 {
+		return d
+	}
+	return strings.Compare(a.Value, b.Value)
+}
+
+func kindRank(t graph.Term) int {
+	switch t.Kind {
+	case graph.KindNone:
+		return 0
+	case graph.KindBlank:
+		return 1
+	case graph.KindIRI:
+		return 2
+	}
+	return 3
+}

@@ -1,0 +1,1089 @@
+package memstore
+
+import (
+	"crypto/md5"
+	"crypto/rand"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"hash/fnv"
+	"math"
+	mrand "math/rand/v2"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"github.com/regelkit/regelkit/sparql/graph"
+	"github.com/regelkit/regelkit/sparql/memstore/internal/algebra"
+)
+
+// errType is the SPARQL expression error (type error, unbound variable).
+var errType = errors.New("expression error")
+
+// cexpr is a compiled expression.
+type cexpr struct {
+	op    string
+	slot  int
+	val   graph.Term
+	args  []*cexpr
+	exist op
+	not   bool
+	re    *regexp.Regexp // constant REGEX/REPLACE pattern
+	reErr bool
+	base  string
+}
+
+const (
+	opVar   = "$var"
+	opConst = "$const"
+	opExist = "$exists"
+)
+
+func (c *compiler) compileExpr(e algebra.Expr) *cexpr {
+	switch e := e.(type) {
+	case *algebra.ExprVar:
+		return &cexpr{op: opVar, slot: c.slot(e.Name)}
+	case *algebra.ExprTerm:
+		return &cexpr{op: opConst, val: e.Term}
+	case *algebra.Exists:
+		return &cexpr{op: opExist, exist: c.compile(e.P), not: e.Not}
+	case *algebra.Call:
+		ce := &cexpr{op: e.Op, base: c.base}
+		for _, a := range e.Args {
+			ce.args = append(ce.args, c.compileExpr(a))
+		}
+		if (e.Op == "REGEX" && len(e.Args) >= 2) || (e.Op == "REPLACE" && len(e.Args) >= 3) {
+			pi, fi := 1, 2
+			if e.Op == "REPLACE" {
+				fi = 3
+			}
+			pat, ok1 := e.Args[pi].(*algebra.ExprTerm)
+			flags := ""
+			ok2 := true
+			if len(e.Args) > fi {
+				f, ok := e.Args[fi].(*algebra.ExprTerm)
+				ok2 = ok
+				if ok {
+					flags = f.Term.Value
+				}
+			}
+			if ok1 && ok2 {
+				re, err := compileRegex(pat.Term.Value, flags)
+				ce.re, ce.reErr = re, err != nil
+			}
+		}
+		return ce
+	}
+	return &cexpr{op: "$invalid"}
+}
+
+// ebvTrue evaluates e and reports whether its effective boolean value is
+// true (errors count as false).
+func (x *exec) ebvTrue(e *cexpr, b binding, ag active) bool {
+	v, err := x.eval(e, b, ag)
+	if err != nil {
+		return false
+	}
+	t, err := ebv(v)
+	return err == nil && t
+}
+
+var (
+	trueTerm  = graph.Literal("true", graph.XSDBoolean)
+	falseTerm = graph.Literal("false", graph.XSDBoolean)
+)
+
+func boolTerm(b bool) graph.Term {
+	if b {
+		return trueTerm
+	}
+	return falseTerm
+}
+
+// ebv is the effective boolean value (SPARQL 1.1 §17.2.2).
+func ebv(t graph.Term) (bool, error) {
+	if t.Kind != graph.KindLiteral {
+		return false, errType
+	}
+	switch {
+	case t.Datatype == graph.XSDBoolean:
+		return t.Value == "true" || t.Value == "1", nil
+	case t.Datatype == graph.XSDString:
+		return t.Value != "", nil
+	case isNumericType(t.Datatype):
+		n, ok := parseNum(t)
+		if !ok {
+			return false, nil
+		}
+		return !n.isZero() && !n.isNaN(), nil
+	}
+	return false, errType
+}
+
+func (x *exec) eval(e *cexpr, b binding, ag active) (graph.Term, error) {
+	switch e.op {
+	case opVar:
+		if v := b[e.slot]; v != 0 {
+			return x.term(v), nil
+		}
+		return graph.Term{}, errType
+	case opConst:
+		return e.val, nil
+	case opExist:
+		found := false
+		x.existsDepth++
+		e.exist.run(x, ag, b, func(binding) bool { found = true; return false })
+		x.existsDepth--
+		if x.err != nil {
+			return graph.Term{}, x.err
+		}
+		return boolTerm(found != e.not), nil
+	case "&&", "||":
+		l, lerr := x.evalEBV(e.args[0], b, ag)
+		r, rerr := x.evalEBV(e.args[1], b, ag)
+		if e.op == "&&" {
+			switch {
+			case lerr == nil && rerr == nil:
+				return boolTerm(l && r), nil
+			case lerr == nil && !l, rerr == nil && !r:
+				return falseTerm, nil
+			}
+			return graph.Term{}, errType
+		}
+		switch {
+		case lerr == nil && rerr == nil:
+			return boolTerm(l || r), nil
+		case lerr == nil && l, rerr == nil && r:
+			return trueTerm, nil
+		}
+		return graph.Term{}, errType
+	case "!":
+		v, err := x.evalEBV(e.args[0], b, ag)
+		if err != nil {
+			return graph.Term{}, err
+		}
+		return boolTerm(!v), nil
+	case "BOUND":
+		if e.args[0].op != opVar {
+			return graph.Term{}, errType
+		}
+		return boolTerm(b[e.args[0].slot] != 0), nil
+	case "IF":
+		c, err := x.evalEBV(e.args[0], b, ag)
+		if err != nil {
+			return graph.Term{}, err
+		}
+		if c {
+			return x.eval(e.args[1], b, ag)
+		}
+		return x.eval(e.args[2], b, ag)
+	case "COALESCE":
+		for _, a := range e.args {
+			if v, err := x.eval(a, b, ag); err == nil {
+				return v, nil
+			}
+		}
+		return graph.Term{}, errType
+	case "IN", "NOT IN":
+		l, err := x.eval(e.args[0], b, ag)
+		if err != nil {
+			return graph.Term{}, err
+		}
+		sawErr := false
+		for _, a := range e.args[1:] {
+			r, err := x.eval(a, b, ag)
+			if err != nil {
+				sawErr = true
+				continue
+			}
+			eq, err := equalTerms(l, r)
+			if err != nil {
+				sawErr = true
+				continue
+			}
+			if eq {
+				return boolTerm(e.op == "IN"), nil
+			}
+		}
+		if sawErr {
+			return graph.Term{}, errType
+		}
+		return boolTerm(e.op == "NOT IN"), nil
+	case "BNODE":
+		if len(e.args) == 0 {
+			return graph.Blank(x.bnodes()), nil
+		}
+		v, err := x.eval(e.args[0], b, ag)
+		if err != nil || !isStringLit(v) || v.Lang != "" {
+			return graph.Term{}, errType
+		}
+		h := fnv.New64a()
+		h.Write([]byte(v.Value))
+		for _, id := range b {
+			h.Write([]byte{byte(id), byte(id >> 8), byte(id >> 16), byte(id >> 24)})
+		}
+		fmt.Fprintf(h, "%d", x.rowSeq)
+		return graph.Blank(fmt.Sprintf("bn%x", h.Sum64())), nil
+	case "RAND":
+		return graph.Literal(doubleLexical(mrand.Float64(), 64), graph.XSDDouble), nil
+	case "NOW":
+		return graph.Literal(x.now.Format("2006-01-02T15:04:05.000Z07:00"), graph.XSDDateTime), nil
+	case "UUID":
+		return graph.IRI("urn:uuid:" + newUUID()), nil
+	case "STRUUID":
+		return graph.String(newUUID()), nil
+	}
+	args := make([]graph.Term, len(e.args))
+	for i, a := range e.args {
+		v, err := x.eval(a, b, ag)
+		if err != nil {
+			return graph.Term{}, err
+		}
+		args[i] = v
+	}
+	return x.call(e, args)
+}
+
+func (x *exec) evalEBV(e *cexpr, b binding, ag active) (bool, error) {
+	v, err := x.eval(e, b, ag)
+	if err != nil {
+		return false, err
+	}
+	return ebv(v)
+}
+
+func newUUID() string {
+	var u [16]byte
+	_, _ = rand.Read(u[:])
+	u[6] = u[6]&0x0f | 0x40
+	u[8] = u[8]&0x3f | 0x80
+	h := hex.EncodeToString(u[:])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+func isStringLit(t graph.Term) bool {
+	return t.Kind == graph.KindLiteral && (t.Datatype == graph.XSDString || t.Datatype == graph.RDFLangStr)
+}
+
+func isSimple(t graph.Term) bool {
+	return t.Kind == graph.KindLiteral && t.Datatype == graph.XSDString
+}
+
+// strLike returns a literal with the same language tag or datatype as
+// like and the text s.
+func strLike(like graph.Term, s string) graph.Term {
+	if like.Lang != "" {
+		return graph.LangLiteral(s, like.Lang)
+	}
+	return graph.String(s)
+}
+
+// argCompatible implements the string argument compatibility rules
+// (SPARQL 1.1 §17.4.3.1.2).
+func argCompatible(a, b graph.Term) bool {
+	if !isStringLit(a) || !isStringLit(b) {
+		return false
+	}
+	return b.Lang == "" || a.Lang == b.Lang
+}
+
+func (x *exec) call(e *cexpr, a []graph.Term) (graph.Term, error) {
+	fail := graph.Term{}
+	switch e.op {
+	case "=", "!=":
+		eq, err := equalTerms(a[0], a[1])
+		if err != nil {
+			return fail, err
+		}
+		return boolTerm(eq == (e.op == "=")), nil
+	case "<", ">", "<=", ">=":
+		c, err := compareValues(a[0], a[1])
+		if err != nil || c == 2 {
+			if err == nil && c == 2 {
+				return falseTerm, nil
+			}
+			return fail, errType
+		}
+		switch e.op {
+		case "<":
+			return boolTerm(c < 0), nil
+		case ">":
+			return boolTerm(c > 0), nil
+		case "<=":
+			return boolTerm(c <= 0), nil
+		}
+		return boolTerm(c >= 0), nil
+	case "+", "-", "*", "/":
+		l, ok1 := parseNum(a[0])
+		r, ok2 := parseNum(a[1])
+		if !ok1 || !ok2 {
+			return fail, errType
+		}
+		n, ok := arith(e.op[0], l, r)
+		if !ok {
+			return fail, errType
+		}
+		return n.term(), nil
+	case "u-", "u+":
+		n, ok := parseNum(a[0])
+		if !ok {
+			return fail, errType
+		}
+		if e.op == "u-" {
+			n = n.neg()
+		}
+		return n.term(), nil
+	case "STR":
+		switch a[0].Kind {
+		case graph.KindIRI, graph.KindLiteral:
+			return graph.String(a[0].Value), nil
+		}
+		return fail, errType
+	case "LANG":
+		if a[0].Kind != graph.KindLiteral {
+			return fail, errType
+		}
+		return graph.String(a[0].Lang), nil
+	case "LANGMATCHES":
+		if !isSimple(a[0]) || !isSimple(a[1]) {
+			return fail, errType
+		}
+		return boolTerm(langMatches(a[0].Value, a[1].Value)), nil
+	case "DATATYPE":
+		if a[0].Kind != graph.KindLiteral {
+			return fail, errType
+		}
+		return graph.IRI(a[0].Datatype), nil
+	case "IRI":
+		switch {
+		case a[0].Kind == graph.KindIRI:
+			return a[0], nil
+		case isSimple(a[0]):
+			return graph.IRI(algebra.ResolveIRI(e.base, a[0].Value)), nil
+		}
+		return fail, errType
+	case "ABS", "CEIL", "FLOOR", "ROUND":
+		n, ok := parseNum(a[0])
+		if !ok {
+			return fail, errType
+		}
+		return roundLike(e.op, n).term(), nil
+	case "CONCAT":
+		var sb strings.Builder
+		lang := ""
+		for i, t := range a {
+			if !isStringLit(t) {
+				return fail, errType
+			}
+			if i == 0 {
+				lang = t.Lang
+			} else if t.Lang != lang {
+				lang = ""
+			}
+			sb.WriteString(t.Value)
+		}
+		if len(a) > 0 {
+			for _, t := range a {
+				if t.Lang == "" {
+					lang = ""
+				}
+			}
+		}
+		return graph.LangLiteral(sb.String(), lang), nil
+	case "SUBSTR":
+		if !isStringLit(a[0]) {
+			return fail, errType
+		}
+		sn, ok := parseNum(a[1])
+		if !ok {
+			return fail, errType
+		}
+		runes := []rune(a[0].Value)
+		start := roundHalfUp(sn.toFloat())
+		end := math.Inf(1)
+		if len(a) == 3 {
+			ln, ok := parseNum(a[2])
+			if !ok {
+				return fail, errType
+			}
+			end = start + roundHalfUp(ln.toFloat())
+		}
+		if math.IsNaN(start) || math.IsNaN(end) {
+			return strLike(a[0], ""), nil
+		}
+		var sb strings.Builder
+		for i, r := range runes {
+			p := float64(i + 1)
+			if p >= start && p < end {
+				sb.WriteRune(r)
+			}
+		}
+		return strLike(a[0], sb.String()), nil
+	case "STRLEN":
+		if !isStringLit(a[0]) {
+			return fail, errType
+		}
+		return graph.Literal(strconv.Itoa(utf8.RuneCountInString(a[0].Value)), graph.XSDInteger), nil
+	case "UCASE", "LCASE":
+		if !isStringLit(a[0]) {
+			return fail, errType
+		}
+		if e.op == "UCASE" {
+			return strLike(a[0], strings.ToUpper(a[0].Value)), nil
+		}
+		return strLike(a[0], strings.ToLower(a[0].Value)), nil
+	case "ENCODE_FOR_URI":
+		if !isStringLit(a[0]) {
+			return fail, errType
+		}
+		return graph.String(encodeForURI(a[0].Value)), nil
+	case "CONTAINS", "STRSTARTS", "STRENDS", "STRBEFORE", "STRAFTER":
+		if !argCompatible(a[0], a[1]) {
+			return fail, errType
+		}
+		s, t := a[0].Value, a[1].Value
+		switch e.op {
+		case "CONTAINS":
+			return boolTerm(strings.Contains(s, t)), nil
+		case "STRSTARTS":
+			return boolTerm(strings.HasPrefix(s, t)), nil
+		case "STRENDS":
+			return boolTerm(strings.HasSuffix(s, t)), nil
+		case "STRBEFORE":
+			i := strings.Index(s, t)
+			if i < 0 {
+				return graph.String(""), nil
+			}
+			if t == "" {
+				return strLike(a[0], ""), nil
+			}
+			return strLike(a[0], s[:i]), nil
+		}
+		i := strings.Index(s, t)
+		if i < 0 {
+			return graph.String(""), nil
+		}
+		return strLike(a[0], s[i+len(t):]), nil
+	case "YEAR", "MONTH", "DAY", "HOURS", "MINUTES", "SECONDS", "TIMEZONE", "TZ":
+		return dateTimePart(e.op, a[0])
+	case "MD5", "SHA1", "SHA256", "SHA384", "SHA512":
+		if !isSimple(a[0]) {
+			return fail, errType
+		}
+		var h hash.Hash
+		switch e.op {
+		case "MD5":
+			h = md5.New()
+		case "SHA1":
+			h = sha1.New()
+		case "SHA256":
+			h = sha256.New()
+		case "SHA384":
+			h = sha512.New384()
+		default:
+			h = sha512.New()
+		}
+		h.Write([]byte(a[0].Value))
+		return graph.String(hex.EncodeToString(h.Sum(nil))), nil
+	case "STRLANG":
+		if !isSimple(a[0]) || !isSimple(a[1]) || a[1].Value == "" {
+			return fail, errType
+		}
+		return graph.LangLiteral(a[0].Value, a[1].Value), nil
+	case "STRDT":
+		if !isSimple(a[0]) || a[1].Kind != graph.KindIRI {
+			return fail, errType
+		}
+		return graph.Literal(a[0].Value, a[1].Value), nil
+	case "SAMETERM":
+		return boolTerm(a[0] == a[1]), nil
+	case "ISIRI":
+		return boolTerm(a[0].Kind == graph.KindIRI), nil
+	case "ISBLANK":
+		return boolTerm(a[0].Kind == graph.KindBlank), nil
+	case "ISLITERAL":
+		return boolTerm(a[0].Kind == graph.KindLiteral), nil
+	case "ISNUMERIC":
+		_, ok := parseNum(a[0])
+		return boolTerm(ok), nil
+	case "REGEX":
+		if !isStringLit(a[0]) {
+			return fail, errType
+		}
+		re, err := e.regex(a, 1, 2)
+		if err != nil {
+			return fail, err
+		}
+		return boolTerm(re.MatchString(a[0].Value)), nil
+	case "REPLACE":
+		if !isStringLit(a[0]) || !isSimple(a[2]) {
+			return fail, errType
+		}
+		re, err := e.regex(a, 1, 3)
+		if err != nil {
+			return fail, err
+		}
+		if re.MatchString("") {
+			return fail, errType // XPath forbids patterns matching the empty string
+		}
+		repl := convertReplacement(a[2].Value)
+		return strLike(a[0], re.ReplaceAllString(a[0].Value, repl)), nil
+	}
+	if strings.HasPrefix(e.op, graph.XSD) {
+		if len(a) != 1 {
+			return fail, errType
+		}
+		return castTo(e.op, a[0])
+	}
+	return fail, errType
+}
+
+func (e *cexpr) regex(a []graph.Term, pi, fi int) (*regexp.Regexp, error) {
+	if e.re != nil {
+		return e.re, nil
+	}
+	if e.reErr {
+		return nil, errType
+	}
+	if !isSimple(a[pi]) {
+		return nil, errType
+	}
+	flags := ""
+	if len(a) > fi {
+		if !isSimple(a[fi]) {
+			return nil, errType
+		}
+		flags = a[fi].Value
+	}
+	re, err := compileRegex(a[pi].Value, flags)
+	if err != nil {
+		return nil, errType
+	}
+	return re, nil
+}
+
+// compileRegex translates an XPath regular expression with flags into Go
+// (RE2) syntax.
+func compileRegex(pattern, flags string) (*regexp.Regexp, error) {
+	prefix := ""
+	for _, f := range flags {
+		switch f {
+		case 'i':
+			prefix += "i"
+		case 's':
+			prefix += "s"
+		case 'm':
+			prefix += "m"
+		case 'x':
+			pattern = stripRegexSpace(pattern)
+		case 'q':
+			pattern = regexp.QuoteMeta(pattern)
+		default:
+			return nil, fmt.Errorf("unknown regex flag %q", f)
+		}
+	}
+	if prefix != "" {
+		pattern = "(?" + prefix + ")" + pattern
+	}
+	return regexp.Compile(pattern)
+}
+
+func stripRegexSpace(p string) string {
+	var b strings.Builder
+	inClass := false
+	for _, r := range p {
+		switch {
+		case r == '[':
+			inClass = true
+		case r == ']':
+			inClass = false
+		case !inClass && (r == ' ' || r == '\t' || r == '\n' || r == '\r'):
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// convertReplacement turns XPath $n references into Go's ${n}.
+func convertReplacement(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) {
+			i++
+			if s[i] == '$' {
+				b.WriteString("$$")
+			} else {
+				b.WriteByte(s[i])
+			}
+			continue
+		}
+		if c == '$' {
+			j := i + 1
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			if j > i+1 {
+				b.WriteString("${" + s[i+1:j] + "}")
+				i = j - 1
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+func langMatches(tag, rng string) bool {
+	if rng == "*" {
+		return tag != ""
+	}
+	tag, rng = strings.ToLower(tag), strings.ToLower(rng)
+	return tag == rng || strings.HasPrefix(tag, rng+"-")
+}
+
+func encodeForURI(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '~' {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+var _ = url.PathEscape
+
+func roundHalfUp(f float64) float64 { return math.Floor(f + 0.5) }
+
+func roundLike(op string, n num) num {
+	switch n.kind {
+	case nInteger:
+		if op == "ABS" {
+			if n.small && n.i < 0 && n.i != math.MinInt64 {
+				return intNum(-n.i)
+			}
+			if !n.small {
+				var r num
+				r.kind = nInteger
+				r.d.Abs(&n.d)
+				return r
+			}
+		}
+		return n
+	case nDecimal:
+		var r num
+		r.kind = nDecimal
+		switch op {
+		case "ABS":
+			r.d.Abs(&n.d)
+		case "CEIL":
+			_, _ = decCtx.Ceil(&r.d, &n.d)
+		case "FLOOR":
+			_, _ = decCtx.Floor(&r.d, &n.d)
+		case "ROUND":
+			half := apd.New(5, -1)
+			var t apd.Decimal
+			_, _ = decCtx.Add(&t, &n.d, half)
+			_, _ = decCtx.Floor(&r.d, &t)
+		}
+		return r
+	}
+	f := n.f
+	switch op {
+	case "ABS":
+		f = math.Abs(f)
+	case "CEIL":
+		f = math.Ceil(f)
+	case "FLOOR":
+		f = math.Floor(f)
+	case "ROUND":
+		f = roundHalfUp(f)
+	}
+	return num{kind: n.kind, f: f}
+}
+
+// equalTerms implements '=' (value equality, falling back to RDFterm-equal).
+func equalTerms(a, b graph.Term) (bool, error) {
+	if a.Kind != graph.KindLiteral || b.Kind != graph.KindLiteral {
+		return a == b, nil
+	}
+	c, err := compareValues(a, b)
+	if err == nil {
+		return c == 0, nil
+	}
+	if a == b {
+		return true, nil
+	}
+	// Literals of two different known types compare unequal; anything else
+	// (unknown datatypes, ill-formed values) is an error.
+	if a.Lang != "" || b.Lang != "" {
+		if a.Lang != "" && b.Lang != "" || isSimple(a) || isSimple(b) {
+			return false, nil
+		}
+	}
+	if knownType(a) && knownType(b) && a.Datatype != b.Datatype && wellFormed(a) && wellFormed(b) {
+		return false, nil
+	}
+	return false, errType
+}
+
+func knownType(t graph.Term) bool {
+	switch t.Datatype {
+	case graph.XSDString, graph.RDFLangStr, graph.XSDBoolean, graph.XSDDateTime, graph.XSDDate:
+		return true
+	}
+	return isNumericType(t.Datatype)
+}
+
+func wellFormed(t graph.Term) bool {
+	if isNumericType(t.Datatype) {
+		_, ok := parseNum(t)
+		return ok
+	}
+	switch t.Datatype {
+	case graph.XSDBoolean:
+		return t.Value == "true" || t.Value == "false" || t.Value == "1" || t.Value == "0"
+	case graph.XSDDateTime:
+		_, ok := parseDateTime(t.Value)
+		return ok
+	}
+	return true
+}
+
+// compareValues compares two literals by value: 0 equal, -1/1 ordered, 2
+// unordered (NaN); an error when they are not comparable.
+func compareValues(a, b graph.Term) (int, error) {
+	if a.Kind != graph.KindLiteral || b.Kind != graph.KindLiteral {
+		return 0, errType
+	}
+	if an, ok := parseNum(a); ok {
+		if bn, ok := parseNum(b); ok {
+			return cmpNum(an, bn), nil
+		}
+		return 0, errType
+	}
+	switch {
+	case isSimple(a) && isSimple(b):
+		return strings.Compare(a.Value, b.Value), nil
+	case a.Datatype == graph.RDFLangStr && b.Datatype == graph.RDFLangStr:
+		if a.Lang == b.Lang && a.Value == b.Value {
+			return 0, nil
+		}
+		return 0, errType
+	case a.Datatype == graph.XSDBoolean && b.Datatype == graph.XSDBoolean:
+		if !wellFormed(a) || !wellFormed(b) {
+			return 0, errType
+		}
+		av, bv := a.Value == "true" || a.Value == "1", b.Value == "true" || b.Value == "1"
+		switch {
+		case av == bv:
+			return 0, nil
+		case !av:
+			return -1, nil
+		}
+		return 1, nil
+	case a.Datatype == graph.XSDDateTime && b.Datatype == graph.XSDDateTime,
+		a.Datatype == graph.XSDDate && b.Datatype == graph.XSDDate:
+		at, ok1 := parseDateTime(a.Value)
+		bt, ok2 := parseDateTime(b.Value)
+		if !ok1 || !ok2 {
+			return 0, errType
+		}
+		if at.hasTZ != bt.hasTZ {
+			// indeterminate unless 14 hours apart
+			d := at.t.Sub(bt.t)
+			if d > 14*time.Hour {
+				return 1, nil
+			}
+			if d < -14*time.Hour {
+				return -1, nil
+			}
+			return 0, errType
+		}
+		return at.t.Compare(bt.t), nil
+	}
+	if a.Datatype == b.Datatype && a.Value == b.Value && a.Lang == b.Lang {
+		return 0, nil
+	}
+	return 0, errType
+}
+
+type dateTime struct {
+	t     time.Time
+	hasTZ bool
+	tz    string
+	date  bool
+}
+
+func parseDateTime(s string) (dateTime, bool) {
+	var dt dateTime
+	body := s
+	if strings.HasSuffix(body, "Z") {
+		dt.hasTZ, dt.tz = true, "Z"
+		body = body[:len(body)-1]
+	} else if n := len(body); n > 6 && (body[n-6] == '+' || body[n-6] == '-') && body[n-3] == ':' {
+		dt.hasTZ, dt.tz = true, body[n-6:]
+		body = body[:n-6]
+	}
+	layouts := []string{"2006-01-02T15:04:05.999999999", "2006-01-02T15:04:05", "2006-01-02"}
+	for i, l := range layouts {
+		t, err := time.Parse(l, body)
+		if err == nil {
+			if dt.hasTZ && dt.tz != "Z" {
+				sign := 1
+				if dt.tz[0] == '-' {
+					sign = -1
+				}
+				h, _ := strconv.Atoi(dt.tz[1:3])
+				m, _ := strconv.Atoi(dt.tz[4:6])
+				t = t.Add(-time.Duration(sign) * (time.Duration(h)*time.Hour + time.Duration(m)*time.Minute))
+			}
+			dt.t = t
+			dt.date = i == 2
+			return dt, true
+		}
+	}
+	// 24:00:00 is allowed by XSD and means the next day
+	if strings.Contains(body, "T24:00:00") {
+		if t, err := time.Parse("2006-01-02", body[:10]); err == nil {
+			dt.t = t.Add(24 * time.Hour)
+			return dt, true
+		}
+	}
+	return dt, false
+}
+
+func dateTimePart(op string, t graph.Term) (graph.Term, error) {
+	fail := graph.Term{}
+	if t.Kind != graph.KindLiteral || (t.Datatype != graph.XSDDateTime && t.Datatype != graph.XSDDate) {
+		return fail, errType
+	}
+	s := t.Value
+	dt, ok := parseDateTime(s)
+	if !ok {
+		return fail, errType
+	}
+	body := s
+	if dt.hasTZ {
+		body = s[:len(s)-len(dt.tz)]
+	}
+	date, clock, _ := strings.Cut(body, "T")
+	neg := strings.HasPrefix(date, "-")
+	dparts := strings.Split(strings.TrimPrefix(date, "-"), "-")
+	if len(dparts) != 3 {
+		return fail, errType
+	}
+	integer := func(s string) graph.Term {
+		v, _ := strconv.Atoi(s)
+		return graph.Literal(strconv.Itoa(v), graph.XSDInteger)
+	}
+	switch op {
+	case "YEAR":
+		y := dparts[0]
+		if neg {
+			y = "-" + y
+		}
+		return integer(y), nil
+	case "MONTH":
+		return integer(dparts[1]), nil
+	case "DAY":
+		return integer(dparts[2]), nil
+	case "TIMEZONE":
+		if !dt.hasTZ {
+			return fail, errType
+		}
+		if dt.tz == "Z" {
+			return graph.Literal("PT0S", graph.XSD+"dayTimeDuration"), nil
+		}
+		h, _ := strconv.Atoi(dt.tz[1:3])
+		m, _ := strconv.Atoi(dt.tz[4:6])
+		d := ""
+		if dt.tz[0] == '-' {
+			d = "-"
+		}
+		d += "PT"
+		if h == 0 && m == 0 {
+			return graph.Literal("PT0S", graph.XSD+"dayTimeDuration"), nil
+		}
+		if h > 0 {
+			d += strconv.Itoa(h) + "H"
+		}
+		if m > 0 {
+			d += strconv.Itoa(m) + "M"
+		}
+		return graph.Literal(d, graph.XSD+"dayTimeDuration"), nil
+	case "TZ":
+		if !dt.hasTZ {
+			return graph.String(""), nil
+		}
+		return graph.String(dt.tz), nil
+	}
+	cparts := strings.Split(clock, ":")
+	if len(cparts) != 3 {
+		return fail, errType
+	}
+	switch op {
+	case "HOURS":
+		return integer(cparts[0]), nil
+	case "MINUTES":
+		return integer(cparts[1]), nil
+	}
+	var d apd.Decimal
+	if _, _, err := d.SetString(cparts[2]); err != nil {
+		return fail, errType
+	}
+	return graph.Literal(decimalLexical(&d), graph.XSDDecimal), nil
+}
+
+// castTo implements the XPath constructor functions for the XSD types
+// SPARQL requires (§17.5).
+func castTo(dt string, v graph.Term) (graph.Term, error) {
+	fail := graph.Term{}
+	if v.Kind == graph.KindBlank || v.Kind == graph.KindNone {
+		return fail, errType
+	}
+	if v.Kind == graph.KindIRI {
+		if dt == graph.XSDString {
+			return graph.String(v.Value), nil
+		}
+		return fail, errType
+	}
+	if v.Lang != "" && dt != graph.XSDString {
+		return fail, errType
+	}
+	src := v.Value
+	isStr := v.Datatype == graph.XSDString || v.Datatype == graph.RDFLangStr
+	n, isNum := parseNum(v)
+	isBool := v.Datatype == graph.XSDBoolean
+	if isBool && !wellFormed(v) || isNumericType(v.Datatype) && !isNum {
+		return fail, errType
+	}
+	trimmed := strings.TrimSpace(src)
+	switch dt {
+	case graph.XSDString:
+		if isNum {
+			return graph.String(n.term().Value), nil
+		}
+		return graph.String(src), nil
+	case graph.XSDBoolean:
+		switch {
+		case isBool:
+			return boolTerm(src == "true" || src == "1"), nil
+		case isNum:
+			return boolTerm(!n.isZero() && !n.isNaN()), nil
+		case isStr:
+			switch trimmed {
+			case "true", "1":
+				return trueTerm, nil
+			case "false", "0":
+				return falseTerm, nil
+			}
+		}
+		return fail, errType
+	case graph.XSDInteger, graph.XSDDecimal:
+		var r num
+		switch {
+		case isBool:
+			if src == "true" || src == "1" {
+				r = intNum(1)
+			} else {
+				r = intNum(0)
+			}
+		case isNum:
+			r = n
+			if (n.kind == nFloat || n.kind == nDouble) && (math.IsNaN(n.f) || math.IsInf(n.f, 0)) {
+				return fail, errType
+			}
+			if n.kind == nFloat || n.kind == nDouble {
+				r = num{kind: nDecimal}
+				if _, err := r.d.SetFloat64(n.f); err != nil {
+					return fail, errType
+				}
+			}
+		case isStr:
+			var ok bool
+			if dt == graph.XSDInteger {
+				r, ok = parseNum(graph.Literal(trimmed, graph.XSDInteger))
+			} else {
+				r, ok = parseNum(graph.Literal(trimmed, graph.XSDDecimal))
+			}
+			if !ok {
+				return fail, errType
+			}
+		default:
+			return fail, errType
+		}
+		if dt == graph.XSDInteger {
+			d := r.toDecimal()
+			var t apd.Decimal
+			if _, err := decCtx.RoundToIntegralValue(&t, d); err != nil {
+				return fail, errType
+			}
+			// truncate toward zero
+			var q apd.Decimal
+			if _, err := decCtx.QuoInteger(&q, d, apd.New(1, 0)); err != nil {
+				return fail, errType
+			}
+			return graph.Literal(q.Text('f'), graph.XSDInteger), nil
+		}
+		d := num{kind: nDecimal}
+		d.d.Set(r.toDecimal())
+		return d.term(), nil
+	case graph.XSDDouble, graph.XSD + "float":
+		var f float64
+		switch {
+		case isBool:
+			if src == "true" || src == "1" {
+				f = 1
+			}
+		case isNum:
+			f = n.toFloat()
+		case isStr:
+			if !validDouble(trimmed) {
+				return fail, errType
+			}
+			var err error
+			if f, err = parseFloatXSD(trimmed); err != nil {
+				return fail, errType
+			}
+		default:
+			return fail, errType
+		}
+		if dt == graph.XSDDouble {
+			return num{kind: nDouble, f: f}.term(), nil
+		}
+		return num{kind: nFloat, f: f}.term(), nil
+	case graph.XSDDateTime:
+		if v.Datatype == graph.XSDDateTime || isStr {
+			if _, ok := parseDateTime(trimmed); ok && strings.Contains(trimmed, "T") {
+				return graph.Literal(trimmed, graph.XSDDateTime), nil
+			}
+		}
+		return fail, errType
+	case graph.XSDDate:
+		if isStr || v.Datatype == graph.XSDDate {
+			if _, err := time.Parse("2006-01-02", trimmed); err == nil {
+				return graph.Literal(trimmed, graph.XSDDate), nil
+			}
+		}
+		if v.Datatype == graph.XSDDateTime && len(trimmed) >= 10 {
+			return graph.Literal(trimmed[:10], graph.XSDDate), nil
+		}
+		return fail, errType
+	}
+	return fail, errType
+}

@@ -1,0 +1,226 @@
+package memstore
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/regelkit/regelkit/sparql/graph"
+)
+
+type groupKey struct {
+	expr *cexpr
+	slot int // -1 when the key binds no variable
+}
+
+type aggSpec struct {
+	slot     int
+	name     string
+	distinct bool
+	sep      string
+	arg      *cexpr // nil for COUNT(*)
+}
+
+// opGroup implements Group + Aggregation (SPARQL 1.1 §18.5): it reads all
+// its input, partitions it by the key values and computes one row per
+// group.
+type opGroup struct {
+	p    op
+	keys []groupKey
+	aggs []aggSpec
+}
+
+type aggState struct {
+	count   int64
+	sum     num
+	sumSet  bool
+	err     bool
+	best    graph.Term
+	sample  graph.Term
+	parts   []string
+	lang    string
+	langSet bool
+	seen    map[graph.Term]bool
+}
+
+type group struct {
+	keyVals []uint32
+	states  []aggState
+}
+
+func (o *opGroup) run(x *exec, ag active, b binding, yield yieldFn) bool {
+	groups := map[string]*group{}
+	var order []string
+	keyBuf := make([]byte, 0, 32)
+	ok := o.p.run(x, ag, b, func(r binding) bool {
+		keyBuf = keyBuf[:0]
+		vals := make([]uint32, len(o.keys))
+		for i, k := range o.keys {
+			v, err := x.eval(k.expr, r, ag)
+			if err == nil {
+				vals[i] = x.idOf(v)
+			}
+			id := vals[i]
+			keyBuf = append(keyBuf, byte(id), byte(id>>8), byte(id>>16), byte(id>>24))
+		}
+		g := groups[string(keyBuf)]
+		if g == nil {
+			g = &group{keyVals: vals, states: make([]aggState, len(o.aggs))}
+			groups[string(keyBuf)] = g
+			order = append(order, string(keyBuf))
+		}
+		for i := range o.aggs {
+			o.accumulate(x, ag, &o.aggs[i], &g.states[i], r)
+		}
+		return x.tick()
+	})
+	if !ok && x.err != nil {
+		return false
+	}
+	if len(groups) == 0 && len(o.keys) == 0 {
+		groups[""] = &group{states: make([]aggState, len(o.aggs))}
+		order = append(order, "")
+	}
+	out := make(binding, len(b))
+	for _, k := range order {
+		g := groups[k]
+		copy(out, b)
+		for i, key := range o.keys {
+			if key.slot >= 0 {
+				out[key.slot] = g.keyVals[i]
+			}
+		}
+		for i := range o.aggs {
+			if v, ok := o.aggs[i].result(&g.states[i]); ok {
+				out[o.aggs[i].slot] = x.idOf(v)
+			} else {
+				out[o.aggs[i].slot] = 0
+			}
+		}
+		if !yield(out) {
+			return false
+		}
+	}
+	return true
+}
+
+func (o *opGroup) accumulate(x *exec, ag active, a *aggSpec, st *aggState, r binding) {
+	if st.err {
+		return
+	}
+	if a.arg == nil { // COUNT(*)
+		if a.distinct {
+			if st.seen == nil {
+				st.seen = map[graph.Term]bool{}
+			}
+			var sb strings.Builder
+			for _, id := range r {
+				sb.WriteString(x.term(id).String())
+				sb.WriteByte('|')
+			}
+			k := graph.String(sb.String())
+			if st.seen[k] {
+				return
+			}
+			st.seen[k] = true
+		}
+		st.count++
+		return
+	}
+	v, err := x.eval(a.arg, r, ag)
+	if err != nil {
+		if a.name == "COUNT" || a.name == "SAMPLE" {
+			return
+		}
+		if a.name == "MIN" || a.name == "MAX" {
+			return
+		}
+		st.err = true
+		return
+	}
+	if a.distinct {
+		if st.seen == nil {
+			st.seen = map[graph.Term]bool{}
+		}
+		if st.seen[v] {
+			return
+		}
+		st.seen[v] = true
+	}
+	switch a.name {
+	case "COUNT":
+		st.count++
+	case "SUM", "AVG":
+		n, ok := parseNum(v)
+		if !ok {
+			st.err = true
+			return
+		}
+		st.count++
+		if !st.sumSet {
+			st.sum, st.sumSet = n, true
+			return
+		}
+		s, ok := arith('+', st.sum, n)
+		if !ok {
+			st.err = true
+			return
+		}
+		st.sum = s
+	case "MIN", "MAX":
+		if st.best.IsZero() {
+			st.best = v
+			return
+		}
+		c := orderCompare(v, st.best)
+		if (a.name == "MIN" && c < 0) || (a.name == "MAX" && c > 0) {
+			st.best = v
+		}
+	case "SAMPLE":
+		if st.sample.IsZero() {
+			st.sample = v
+		}
+	case "GROUP_CONCAT":
+		if !isStringLit(v) {
+			st.err = true
+			return
+		}
+		if !st.langSet {
+			st.lang, st.langSet = v.Lang, true
+		} else if st.lang != v.Lang {
+			st.lang = ""
+		}
+		st.parts = append(st.parts, v.Value)
+	}
+}
+
+func (a *aggSpec) result(st *aggState) (graph.Term, bool) {
+	if st.err {
+		return graph.Term{}, false
+	}
+	switch a.name {
+	case "COUNT":
+		return intNum(st.count).term(), true
+	case "SUM":
+		if !st.sumSet {
+			return intNum(0).term(), true
+		}
+		return st.sum.term(), true
+	case "AVG":
+		if !st.sumSet {
+			return intNum(0).term(), true
+		}
+		q, ok := arith('/', st.sum, intNum(st.count))
+		if !ok {
+			return graph.Term{}, false
+		}
+		return q.term(), true
+	case "MIN", "MAX":
+		return st.best, !st.best.IsZero()
+	case "SAMPLE":
+		return st.sample, !st.sample.IsZero()
+	case "GROUP_CONCAT":
+		parts := slices.Clone(st.parts)
+		return graph.LangLiteral(strings.Join(parts, a.sep), st.lang), true
+	}
+	return graph.Term{}, false
+}
