@@ -54,8 +54,12 @@ func isCPRMV(space string) bool {
 // tables, CPRMV attributes, the decision requirements diagram and metadata
 // quality. A structural failure (layer 1) skips the other layers. Validate
 // never panics: an internal failure is reported as a BASE-ERR issue.
-func Validate(xml []byte) (report Report) {
-	v := &validator{}
+func Validate(xml []byte) Report { return validate(xml, nil) }
+
+// validate is Validate with a hook run after parsing, for tests of the
+// internal-failure path.
+func validate(xml []byte, hook func()) (report Report) {
+	v := &validator{hook: hook}
 	defer func() {
 		if r := recover(); r != nil {
 			v.report = Report{}
@@ -68,6 +72,7 @@ func Validate(xml []byte) (report Report) {
 }
 
 type validator struct {
+	hook   func()
 	report Report
 	m      *model
 }
@@ -81,6 +86,9 @@ func (v *validator) run(src []byte) {
 			Line: perr.line, Column: perr.col,
 		})
 		return
+	}
+	if v.hook != nil {
+		v.hook()
 	}
 	v.m = newModel(root)
 	if !v.checkStructure() {
