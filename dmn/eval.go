@@ -1,0 +1,607 @@
+package dmn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/regelkit/regelkit/dmn/feel"
+)
+
+// EvalOptions change one evaluation.
+type EvalOptions struct {
+	// Now is the instant now() and today() see; zero means the wall clock.
+	Now time.Time
+}
+
+// Message is a message of an evaluation (FEEL warnings, type errors,
+// hit-policy violations), attributed to a decision.
+type Message struct {
+	DecisionID string
+	Text       string
+}
+
+// DecisionResult is the outcome of one evaluated decision.
+type DecisionResult struct {
+	ID, Name string
+	Value    feel.Value
+	Messages []string
+	// NoRuleMatched is true when the decision's logic is a decision table
+	// and no rule matched (the value is then null or the default output).
+	NoRuleMatched bool
+	// Rules are the matched rules of a decision table, in rule order; for
+	// multi-hit tables one entry per matched rule.
+	Rules []RuleMatch
+	// OutputNames are the decision table's output names (for Rules).
+	OutputNames []string
+}
+
+// Result holds every decision evaluated for a request, required decisions
+// first and the requested decision last.
+type Result struct {
+	Decisions []DecisionResult
+}
+
+// Value returns the value of the decision with the given name or id.
+func (r Result) Value(nameOrID string) (feel.Value, bool) {
+	d, ok := r.Decision(nameOrID)
+	if !ok {
+		return nil, false
+	}
+	return d.Value, true
+}
+
+// Decision returns the result of the decision with the given name or id.
+func (r Result) Decision(nameOrID string) (DecisionResult, bool) {
+	for _, d := range r.Decisions {
+		if d.Name == nameOrID || d.ID == nameOrID {
+			return d, true
+		}
+	}
+	return DecisionResult{}, false
+}
+
+// Main returns the result of the requested decision (the last one).
+func (r Result) Main() DecisionResult {
+	if len(r.Decisions) == 0 {
+		return DecisionResult{}
+	}
+	return r.Decisions[len(r.Decisions)-1]
+}
+
+// ErrUnknownDecision is returned for a decision name or id the model does not have.
+var ErrUnknownDecision = errors.New("dmn: unknown decision")
+
+const (
+	stNone uint8 = iota
+	stBusy
+	stDone
+)
+
+type evaluation struct {
+	m       *Model
+	ctx     context.Context
+	rt      *feel.Runtime
+	inputs  map[string]any
+	vals    []feel.Value
+	state   []uint8
+	results []DecisionResult
+	fixed   map[*element]feel.Value
+}
+
+// Evaluate evaluates a decision of the main model (by name or id) and the
+// decisions it requires. inputs maps input data names to values: Go values
+// (string, bool, int…, float64, json.Number, time.Time, []any,
+// map[string]any) are converted with ToValue; FEEL values are used as they
+// are. Input data of an imported model are keyed "{namespace}name". An
+// input that is missing is null.
+func (m *Model) Evaluate(ctx context.Context, decision string, inputs map[string]any) (Result, error) {
+	return m.EvaluateWith(ctx, decision, inputs, EvalOptions{})
+}
+
+// EvaluateWith is Evaluate with options.
+func (m *Model) EvaluateWith(ctx context.Context, decision string, inputs map[string]any, opts EvalOptions) (Result, error) {
+	e := m.findDecision(decision)
+	if e == nil {
+		return Result{}, fmt.Errorf("%w %q", ErrUnknownDecision, decision)
+	}
+	ev := m.newEvaluation(ctx, inputs, &feel.Runtime{Now: opts.Now})
+	ev.value(e)
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	return Result{Decisions: ev.results}, nil
+}
+
+// EvaluateAll evaluates every decision of the main model.
+func (m *Model) EvaluateAll(ctx context.Context, inputs map[string]any, opts EvalOptions) (Result, error) {
+	ev := m.newEvaluation(ctx, inputs, &feel.Runtime{Now: opts.Now})
+	for _, e := range m.elems {
+		if e.kind == kDecision && e.defs == m.main {
+			ev.value(e)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	return Result{Decisions: ev.results}, nil
+}
+
+func (m *Model) newEvaluation(ctx context.Context, inputs map[string]any, rt *feel.Runtime) *evaluation {
+	return &evaluation{m: m, ctx: ctx, rt: rt, inputs: inputs, vals: make([]feel.Value, len(m.elems)), state: make([]uint8, len(m.elems))}
+}
+
+func (m *Model) findDecision(name string) *element {
+	for _, cd := range m.defs {
+		if e, ok := cd.byName[name]; ok && e.kind == kDecision {
+			return e
+		}
+		if e, ok := cd.byID[name]; ok && e.kind == kDecision {
+			return e
+		}
+	}
+	return nil
+}
+
+func (m *Model) findElement(name string, kind elemKind) *element {
+	for _, cd := range m.defs {
+		for _, e := range m.elems {
+			if e.defs == cd && e.kind == kind && (e.name == name || e.id == name) {
+				return e
+			}
+		}
+	}
+	return nil
+}
+
+// Invoke calls a business knowledge model or decision service of the main
+// model by name with named arguments (converted with ToValue).
+func (m *Model) Invoke(ctx context.Context, name string, args map[string]any, opts EvalOptions) (feel.Value, []string, error) {
+	e := m.findElement(name, kBKM)
+	if e == nil {
+		e = m.findElement(name, kService)
+	}
+	if e == nil || e.fn == nil {
+		return nil, nil, fmt.Errorf("dmn: unknown business knowledge model or decision service %q", name)
+	}
+	rt := &feel.Runtime{Now: opts.Now}
+	names := make([]string, 0, len(args))
+	vals := make([]feel.Value, 0, len(args))
+	for _, p := range e.fn.Params {
+		if v, ok := args[p.Name]; ok {
+			names = append(names, p.Name)
+			vals = append(vals, ToValue(v))
+		}
+	}
+	var v feel.Value
+	if e.kind == kService {
+		v = m.callService(ctx, e, rt, names, vals)
+	} else {
+		v = e.fn.CallNamed(rt, names, vals)
+	}
+	return v, rt.Warnings, ctx.Err()
+}
+
+func (ev *evaluation) inputValue(e *element) feel.Value {
+	var raw any
+	found := false
+	if ev.inputs != nil {
+		if e.defs == ev.m.main {
+			raw, found = ev.inputs[e.name]
+		}
+		if !found {
+			raw, found = ev.inputs["{"+e.defs.d.Namespace+"}"+e.name]
+		}
+		if !found && e.defs != ev.m.main {
+			raw, found = ev.inputs[e.name]
+		}
+	}
+	if !found {
+		return nil
+	}
+	v := toTypedValue(raw, e.typ)
+	if e.typ != nil {
+		cv, ok := e.typ.Coerce(v)
+		if !ok {
+			ev.rt.Warnf("input %q: value %s does not conform to %s", e.name, feel.Literal(v), e.typ)
+		}
+		v = cv
+	}
+	return v
+}
+
+func (ev *evaluation) value(e *element) feel.Value {
+	switch ev.state[e.idx] {
+	case stDone:
+		return ev.vals[e.idx]
+	case stBusy:
+		ev.rt.Warnf("dependency cycle through %q", e.name)
+		return nil
+	}
+	if v, ok := ev.fixed[e]; ok {
+		ev.state[e.idx] = stDone
+		ev.vals[e.idx] = v
+		return v
+	}
+	ev.state[e.idx] = stBusy
+	var v feel.Value
+	switch e.kind {
+	case kInput:
+		v = ev.inputValue(e)
+	case kDecision:
+		v = ev.decision(e)
+	case kBKM, kService:
+		v = e.fn
+	}
+	ev.vals[e.idx] = v
+	ev.state[e.idx] = stDone
+	return v
+}
+
+func (ev *evaluation) decision(e *element) feel.Value {
+	if ev.ctx.Err() != nil {
+		return nil
+	}
+	for _, r := range e.reqs {
+		ev.value(r)
+	}
+	w0 := len(ev.rt.Warnings)
+	res := DecisionResult{ID: e.id, Name: e.name}
+	var v feel.Value
+	switch {
+	case e.problem != "":
+		ev.rt.Warnf("%s", e.problem)
+	case e.logic == nil:
+		// a decision without logic takes its value from the inputs (as an
+		// input decision of a decision service would)
+		if raw, ok := ev.inputs[e.name]; ok {
+			v = toTypedValue(raw, e.typ)
+		}
+	default:
+		env := ev.scope(e)
+		if e.table != nil {
+			var rules []RuleMatch
+			v, res.NoRuleMatched = e.table.evalRules(env, &rules)
+			res.Rules = rules
+			res.OutputNames = e.table.outNames
+		} else {
+			v = e.logic.eval(env)
+		}
+	}
+	if e.typ != nil && v != nil {
+		cv, ok := e.typ.Coerce(v)
+		if !ok {
+			ev.rt.Warnf("decision %q: value %s does not conform to type %s", e.name, feel.Literal(v), e.typ)
+		}
+		v = cv
+	}
+	res.Value = v
+	if n := len(ev.rt.Warnings); n > w0 {
+		res.Messages = append([]string(nil), ev.rt.Warnings[w0:n]...)
+	}
+	ev.results = append(ev.results, res)
+	return v
+}
+
+// scope builds the environment of a decision: its required decisions,
+// input data, business knowledge models and decision services by name;
+// elements of imported models grouped in a context named by the import.
+func (ev *evaluation) scope(e *element) *feel.Env {
+	n := len(e.reqs) + len(e.knows)
+	names := make([]string, 0, n)
+	vals := make([]feel.Value, 0, n)
+	var imported map[string]*feel.Context
+	bind := func(r *element, v feel.Value) {
+		if r.defs != e.defs {
+			if imp, ok := e.defs.nsImport[r.defs.d.Namespace]; ok {
+				if imported == nil {
+					imported = map[string]*feel.Context{}
+				}
+				c := imported[imp]
+				if c == nil {
+					c = feel.NewContext(2)
+					imported[imp] = c
+					names = append(names, imp)
+					vals = append(vals, c)
+				}
+				c.Put(r.name, v)
+				return
+			}
+		}
+		names = append(names, r.name)
+		vals = append(vals, v)
+	}
+	var extraNames []string
+	var extraVals []feel.Value
+	for _, r := range e.reqs {
+		v := ev.value(r)
+		bind(r, v)
+		if ev.m.opts.Operaton && r.kind == kDecision {
+			switch x := v.(type) {
+			case *feel.Context:
+				for i := 0; i < x.Len(); i++ {
+					k, kv := x.Entry(i)
+					extraNames = append(extraNames, k)
+					extraVals = append(extraVals, kv)
+				}
+			default:
+				if r.table != nil && len(r.table.outNames) == 1 && r.table.dt.Outputs[0].Name != "" {
+					extraNames = append(extraNames, r.table.dt.Outputs[0].Name)
+					extraVals = append(extraVals, v)
+				}
+			}
+		}
+	}
+	for _, k := range e.knows {
+		bind(k, k.fn)
+	}
+	env := feel.NewEnv(ev.rt, nil)
+	if extraNames != nil {
+		env = env.WithFrame(extraNames, extraVals)
+	}
+	return env.WithFrame(names, vals)
+}
+
+// ---- business knowledge models and decision services ----
+
+func (cd *compiledDefs) compileBKM(e *element, b *BKM) {
+	var params []feel.Param
+	var pnames []string
+	c := &exprCompiler{cd: cd, owner: e.id, pos: e.pos}
+	var body boxed
+	if b.Logic == nil {
+		body = constExpr{}
+	} else {
+		for _, p := range b.Logic.Parameters {
+			t, ok := cd.resolveType(p.TypeRef)
+			if !ok {
+				cd.problem(e.id, e.pos, "unknown type %q of parameter %q", p.TypeRef, p.Name)
+			}
+			params = append(params, feel.Param{Name: p.Name, Type: t})
+			pnames = append(pnames, p.Name)
+		}
+		if b.Logic.Kind != "" && b.Logic.Kind != "FEEL" {
+			body = c.fail(b.Logic, "function kind %s is not supported", b.Logic.Kind)
+		}
+	}
+	var result *feel.Type
+	if e.typ != nil {
+		if e.typ.Kind == feel.KindFunction {
+			result = e.typ.Result
+		} else {
+			result = e.typ
+		}
+	}
+	// the body is compiled after every BKM exists, since it may call others
+	var knowNames []string
+	for _, k := range e.knows {
+		knowNames = append(knowNames, k.name)
+	}
+	e.fn = feel.NewFunction(e.name, params, result, func(rt *feel.Runtime, args []feel.Value) feel.Value {
+		if body == nil {
+			return rt.Warnf("business knowledge model %q has no logic", e.name)
+		}
+		vals := make([]feel.Value, len(params))
+		for i, p := range params {
+			var a feel.Value
+			if i < len(args) {
+				a = args[i]
+			}
+			if p.Type != nil {
+				cv, ok := p.Type.Coerce(a)
+				if !ok {
+					return rt.Warnf("%s: argument %q does not conform to %s", e.name, p.Name, p.Type)
+				}
+				a = cv
+			}
+			vals[i] = a
+		}
+		env := feel.NewEnv(rt, nil)
+		if len(e.knows) > 0 {
+			kv := make([]feel.Value, len(e.knows))
+			for i, k := range e.knows {
+				kv[i] = k.fn
+			}
+			env = env.WithFrame(knowNames, kv)
+		}
+		v := body.eval(env.WithFrame(pnames, vals))
+		if result != nil && v != nil {
+			cv, ok := result.Coerce(v)
+			if !ok {
+				return rt.Warnf("%s: result %s does not conform to %s", e.name, feel.Literal(v), result)
+			}
+			v = cv
+		}
+		return v
+	})
+	if b.Logic != nil && body == nil {
+		names := append(append([]string{}, knowNames...), pnames...)
+		body = c.compile(b.Logic.Body, names)
+	}
+}
+
+func (cd *compiledDefs) compileService(e *element) {
+	params := make([]feel.Param, len(e.svcIn))
+	for i, in := range e.svcIn {
+		params[i] = feel.Param{Name: in.name, Type: in.typ}
+	}
+	m := cd.m
+	e.fn = feel.NewFunction(e.name, params, nil, func(rt *feel.Runtime, args []feel.Value) feel.Value {
+		names := make([]string, len(params))
+		for i, p := range params {
+			names[i] = p.Name
+		}
+		if len(args) < len(names) {
+			names = names[:len(args)]
+		}
+		return m.callService(context.Background(), e, rt, names, args)
+	})
+}
+
+// callService evaluates a decision service with its parameters given by name.
+func (m *Model) callService(ctx context.Context, e *element, rt *feel.Runtime, names []string, args []feel.Value) feel.Value {
+	ev := m.newEvaluation(ctx, nil, rt)
+	ev.fixed = map[*element]feel.Value{}
+	for _, in := range e.svcIn {
+		var v feel.Value
+		for i, n := range names {
+			if n == in.name {
+				v = args[i]
+			}
+		}
+		if in.typ != nil && v != nil {
+			cv, ok := in.typ.Coerce(v)
+			if !ok {
+				rt.Warnf("decision service %q: parameter %q does not conform to %s", e.name, in.name, in.typ)
+			}
+			v = cv
+		}
+		ev.fixed[in] = v
+	}
+	if len(e.svcOut) == 1 {
+		v := ev.value(e.svcOut[0])
+		return ev.serviceResult(e, v)
+	}
+	out := feel.NewContext(len(e.svcOut))
+	for _, o := range e.svcOut {
+		out.Put(o.name, ev.value(o))
+	}
+	return ev.serviceResult(e, out)
+}
+
+func (ev *evaluation) serviceResult(e *element, v feel.Value) feel.Value {
+	if e.typ != nil && v != nil && e.typ.Kind != feel.KindFunction {
+		cv, ok := e.typ.Coerce(v)
+		if !ok {
+			return ev.rt.Warnf("decision service %q: result does not conform to %s", e.name, e.typ)
+		}
+		return cv
+	}
+	return v
+}
+
+// EvaluateService evaluates a decision service of the main model with its
+// input decisions and input data given by name in inputs; the Result holds
+// the service's output decisions (and the decisions they required).
+func (m *Model) EvaluateService(ctx context.Context, service string, inputs map[string]any, opts EvalOptions) (Result, feel.Value, error) {
+	e := m.findElement(service, kService)
+	if e == nil {
+		return Result{}, nil, fmt.Errorf("dmn: unknown decision service %q", service)
+	}
+	rt := &feel.Runtime{Now: opts.Now}
+	ev := m.newEvaluation(ctx, inputs, rt)
+	ev.fixed = map[*element]feel.Value{}
+	for _, in := range e.svcIn {
+		raw, ok := inputs[in.name]
+		if !ok {
+			ev.fixed[in] = nil
+			continue
+		}
+		v := toTypedValue(raw, in.typ)
+		if in.typ != nil && v != nil {
+			cv, ok := in.typ.Coerce(v)
+			if !ok {
+				rt.Warnf("decision service %q: input %q does not conform to %s", e.name, in.name, in.typ)
+			}
+			v = cv
+		}
+		ev.fixed[in] = v
+	}
+	var out feel.Value
+	if len(e.svcOut) == 1 {
+		out = ev.serviceResult(e, ev.value(e.svcOut[0]))
+	} else {
+		c := feel.NewContext(len(e.svcOut))
+		for _, o := range e.svcOut {
+			c.Put(o.name, ev.value(o))
+		}
+		out = ev.serviceResult(e, c)
+	}
+	return Result{Decisions: ev.results}, out, ctx.Err()
+}
+
+// ---- model listing ----
+
+// DecisionInfo describes a decision for callers that list a model.
+type DecisionInfo struct {
+	ID, Name          string
+	TypeRef           string
+	RequiredDecisions []string // names
+	RequiredInputs    []string // names
+	RequiredKnowledge []string // names of BKMs and decision services
+	// HitPolicy and Outputs are set when the logic is a decision table.
+	HitPolicy   HitPolicy
+	Aggregation string
+	Outputs     []OutputInfo
+	Inputs      []TableInputInfo
+}
+
+// OutputInfo is a decision table output column.
+type OutputInfo struct {
+	ID, Name, TypeRef string
+}
+
+// TableInputInfo is a decision table input column.
+type TableInputInfo struct {
+	ID, Label, Expression, TypeRef string
+}
+
+// InputInfo describes an input data element.
+type InputInfo struct {
+	ID, Name, TypeRef string
+}
+
+// Decisions lists the main model's decisions in document order.
+func (m *Model) Decisions() []DecisionInfo {
+	var out []DecisionInfo
+	for _, e := range m.elems {
+		if e.kind != kDecision || e.defs != m.main {
+			continue
+		}
+		di := DecisionInfo{ID: e.id, Name: e.name}
+		if e.dec.Variable != nil {
+			di.TypeRef = e.dec.Variable.TypeRef
+		}
+		for _, r := range e.reqs {
+			if r.kind == kDecision {
+				di.RequiredDecisions = append(di.RequiredDecisions, r.name)
+			} else {
+				di.RequiredInputs = append(di.RequiredInputs, r.name)
+			}
+		}
+		for _, k := range e.knows {
+			di.RequiredKnowledge = append(di.RequiredKnowledge, k.name)
+		}
+		if dt, ok := e.dec.Logic.(*DecisionTable); ok {
+			di.HitPolicy = dt.HitPolicy
+			di.Aggregation = dt.Aggregation
+			for _, o := range dt.Outputs {
+				di.Outputs = append(di.Outputs, OutputInfo{ID: o.ID, Name: o.Name, TypeRef: o.TypeRef})
+			}
+			for _, in := range dt.Inputs {
+				di.Inputs = append(di.Inputs, TableInputInfo{ID: in.ID, Label: in.Label, Expression: strings.TrimSpace(in.Expression), TypeRef: in.TypeRef})
+			}
+		}
+		out = append(out, di)
+	}
+	return out
+}
+
+// Inputs lists the main model's input data.
+func (m *Model) Inputs() []InputInfo {
+	var out []InputInfo
+	for _, e := range m.elems {
+		if e.kind == kInput && e.defs == m.main {
+			ii := InputInfo{ID: e.id, Name: e.name}
+			for _, in := range m.main.d.InputData {
+				if in.ID == e.id && in.Variable != nil {
+					ii.TypeRef = in.Variable.TypeRef
+				}
+			}
+			out = append(out, ii)
+		}
+	}
+	return out
+}
