@@ -14,14 +14,14 @@ import (
 //	'T' datatype-id (4 bytes, little endian) lexical (other datatypes)
 //
 // Decoding a term therefore allocates nothing. The id lookup is an
-// open-addressing hash table of ids; the hash of every id is kept so the
+// open-addressing hash table whose slots hold an id together with 32 bits of
+// the term's hash, so probing rarely touches the terms themselves and the
 // table can grow without rehashing strings. Terms are never removed.
 type dictionary struct {
-	seed   maphash.Seed
-	table  []uint32 // 0 = empty, else id+1
-	hashes []uint32
-	enc    []string
-	arena  strings.Builder
+	seed  maphash.Seed
+	table []uint64 // 0 = empty, else hash<<32 | id+1
+	enc   []string
+	arena strings.Builder
 }
 
 const arenaChunk = 32 << 10
@@ -59,9 +59,10 @@ func (d *dictionary) find(t Term) (uint32, bool, uint32) {
 		if s == 0 {
 			return 0, false, h32
 		}
-		id := s - 1
-		if d.hashes[id] == h32 && d.equal(id, t) {
-			return id, true, h32
+		if uint32(s>>32) == h32 {
+			if id := uint32(s) - 1; d.equal(id, t) {
+				return id, true, h32
+			}
 		}
 	}
 }
@@ -70,7 +71,7 @@ func (d *dictionary) find(t Term) (uint32, bool, uint32) {
 func (d *dictionary) intern(t Term) uint32 {
 	if len(d.table) == 0 {
 		d.seed = maphash.MakeSeed()
-		d.table = make([]uint32, 64)
+		d.table = make([]uint64, 64)
 	}
 	id, ok, h32 := d.find(t)
 	if ok {
@@ -82,17 +83,16 @@ func (d *dictionary) intern(t Term) uint32 {
 	}
 	id = uint32(len(d.enc))
 	d.enc = append(d.enc, d.encode(t, dt))
-	d.hashes = append(d.hashes, h32)
-	d.place(h32, id+1)
+	d.place(uint64(h32)<<32 | uint64(id+1))
 	if len(d.enc)*4 >= len(d.table)*3 {
 		d.grow()
 	}
 	return id
 }
 
-func (d *dictionary) place(h32, slot uint32) {
+func (d *dictionary) place(slot uint64) {
 	mask := uint32(len(d.table) - 1)
-	for i := h32 & mask; ; i = (i + 1) & mask {
+	for i := uint32(slot>>32) & mask; ; i = (i + 1) & mask {
 		if d.table[i] == 0 {
 			d.table[i] = slot
 			return
@@ -102,10 +102,10 @@ func (d *dictionary) place(h32, slot uint32) {
 
 func (d *dictionary) grow() {
 	old := d.table
-	d.table = make([]uint32, 2*len(old))
+	d.table = make([]uint64, 2*len(old))
 	for _, s := range old {
 		if s != 0 {
-			d.place(d.hashes[s-1], s)
+			d.place(s)
 		}
 	}
 }

@@ -17,6 +17,11 @@ import (
 type Graph struct {
 	dict          dictionary
 	spo, pos, osp index
+
+	// the last subject and predicate added, with their ids: consecutive
+	// triples usually share them
+	lastS, lastP     Term
+	lastSID, lastPID uint32
 }
 
 // NewGraph returns an empty graph.
@@ -40,7 +45,13 @@ func (g *Graph) Add(t Triple) bool {
 	if t.S.Kind == KindNone || t.P.Kind == KindNone || t.O.Kind == KindNone {
 		return false
 	}
-	s, p, o := g.dict.intern(t.S), g.dict.intern(t.P), g.dict.intern(t.O)
+	if t.S != g.lastS {
+		g.lastS, g.lastSID = t.S, g.dict.intern(t.S)
+	}
+	if t.P != g.lastP {
+		g.lastP, g.lastPID = t.P, g.dict.intern(t.P)
+	}
+	s, p, o := g.lastSID, g.lastPID, g.dict.intern(t.O)
 	if !g.spo.insert(key{s, p, o}) {
 		return false
 	}

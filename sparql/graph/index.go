@@ -27,16 +27,9 @@ type inode struct {
 	kids []*inode
 }
 
-func (a key) cmp(b key) int {
-	for i := range 3 {
-		if a[i] != b[i] {
-			if a[i] < b[i] {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
+func (a key) less(b key) bool {
+	ah, bh := uint64(a[0])<<32|uint64(a[1]), uint64(b[0])<<32|uint64(b[1])
+	return ah < bh || ah == bh && a[2] < b[2]
 }
 
 // search returns the first position i in keys with keys[i] >= k.
@@ -44,7 +37,7 @@ func search(keys []key, k key) int {
 	lo, hi := 0, len(keys)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if keys[m].cmp(k) < 0 {
+		if keys[m].less(k) {
 			lo = m + 1
 		} else {
 			hi = m
@@ -58,7 +51,7 @@ func (n *inode) child(k key) int {
 	lo, hi := 0, len(n.keys)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if n.keys[m].cmp(k) <= 0 {
+		if !k.less(n.keys[m]) {
 			lo = m + 1
 		} else {
 			hi = m

@@ -3,6 +3,7 @@ package graph
 import (
 	"errors"
 	"io"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
@@ -258,20 +259,45 @@ func TestParseNestingLimit(t *testing.T) {
 	}
 }
 
-// TestParseSmallReads feeds the parser one byte per Read, so every token
-// straddles buffer refills.
+// TestParseSmallReads feeds the parser through readers that return one
+// byte, or a few random bytes, per Read, so tokens straddle buffer refills
+// and buffer moves everywhere.
 func TestParseSmallReads(t *testing.T) {
-	src := `@prefix ex: <http://example.org/> .
+	var doc strings.Builder
+	doc.WriteString(`@prefix ex: <http://example.org/> .
 ex:s ex:p "a long string with \"escapes\" and é" , """multi
-line""" , ex:x\.y , -1.5e-3 , ( 1 2 [ ex:q _:lab ] ) .
-`
-	want := parseTurtle(t, src, ParseOptions{BlankScope: "x"})
-	got, err := ParseGraph(&oneByteReader{s: src}, Turtle, ParseOptions{BlankScope: "x"})
-	if err != nil {
+line""" , ex:x\.y , -1.5e-3 , ( 1 2 [ ex:q _:lab ] ) , _:lab.x , ex:e. ex:t a ex:C .
+`)
+	if err := writeBenchTurtle(&doc, 6000); err != nil {
 		t.Fatal(err)
 	}
-	if !got.Equal(want) {
-		t.Errorf("one-byte reads gave\n%s\nwant\n%s", CanonicalNTriples(got), CanonicalNTriples(want))
+	src := doc.String()
+	for _, f := range []Format{Turtle, NTriples} {
+		text := src
+		want := parseTurtle(t, src, ParseOptions{BlankScope: "x"})
+		if f == NTriples {
+			var nt strings.Builder
+			if err := WriteGraph(&nt, NTriples, want, WriteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			text = nt.String()
+			var err error
+			if want, err = ParseGraph(strings.NewReader(text), NTriples, ParseOptions{BlankScope: "x"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for name, r := range map[string]io.Reader{
+			"one byte":     &oneByteReader{s: text},
+			"random sizes": &chunkReader{s: text, rng: rand.New(rand.NewPCG(7, 8))},
+		} {
+			got, err := ParseGraph(r, f, ParseOptions{BlankScope: "x"})
+			if err != nil {
+				t.Fatalf("%v, %s: %v", f, name, err)
+			}
+			if !got.Equal(want) {
+				t.Errorf("%v, %s: %d triples, want %d", f, name, got.Len(), want.Len())
+			}
+		}
 	}
 }
 
@@ -287,4 +313,19 @@ func (r *oneByteReader) Read(p []byte) (int, error) {
 	p[0] = r.s[r.i]
 	r.i++
 	return 1, nil
+}
+
+type chunkReader struct {
+	s   string
+	rng *rand.Rand
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if len(r.s) == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), len(r.s), 1+r.rng.IntN(4096))
+	copy(p, r.s[:n])
+	r.s = r.s[n:]
+	return n, nil
 }

@@ -347,10 +347,10 @@ func (s *scanner) scanIRI() {
 			if n := s.peekAt(1); n != 'u' && n != 'U' {
 				s.errorAtPos("invalid escape in IRI: expected \\u or \\U")
 			}
-			at := s.pos
+			at := s.pos - s.mark
 			r := s.scanUCHAR()
 			if r <= 0x20 || r == '<' || r == '>' || r == '"' || r == '{' || r == '}' || r == '|' || r == '^' || r == '`' || r == '\\' {
-				s.pos = at
+				s.pos = s.mark + at
 				s.errorAtPos("escape denotes %s, which is not allowed in an IRI", quoteRune(r))
 			}
 			s.scratch = utf8.AppendRune(s.scratch, r)
@@ -512,7 +512,8 @@ func (s *scanner) scanBlank() {
 		s.errorAtPos("expected blank node label after '_:', found %s", quoteRune(r))
 	}
 	s.pos += w
-	end := s.pos
+	// end is an offset from mark: fill may move the buffer.
+	end := s.pos - s.mark
 	for s.more() {
 		r, w := s.decodeRune()
 		if r == '.' {
@@ -523,10 +524,10 @@ func (s *scanner) scanBlank() {
 			break
 		}
 		s.pos += w
-		end = s.pos
+		end = s.pos - s.mark
 	}
-	s.pos = end // a label does not end with '.'
-	s.val = s.buf[s.mark:end]
+	s.pos = s.mark + end // a label does not end with '.'
+	s.val = s.buf[s.mark:s.pos]
 	s.tok = tBlank
 }
 
@@ -629,12 +630,12 @@ func (s *scanner) exponentAt(i int) bool {
 func (s *scanner) scanName() {
 	s.mark = s.pos
 	// PN_PREFIX, or a bare word.
-	end := s.pos
+	end := 0 // offset from mark: fill may move the buffer
 	word := true
 	for s.more() {
 		c := s.buf[s.pos]
 		if c == ':' {
-			if end != s.pos {
+			if s.mark+end != s.pos {
 				s.errorAtPos("prefix name must not end with '.'")
 			}
 			s.colon = s.pos - s.mark
@@ -654,20 +655,20 @@ func (s *scanner) scanName() {
 			word = false
 		}
 		s.pos += w
-		end = s.pos
+		end = s.pos - s.mark
 	}
-	s.pos = end
+	s.pos = s.mark + end
 	if !word {
-		s.errorAtToken("expected ':' after prefix %q", s.buf[s.mark:end])
+		s.errorAtToken("expected ':' after prefix %q", s.buf[s.mark:s.pos])
 	}
-	s.val = s.buf[s.mark:end]
+	s.val = s.buf[s.mark:s.pos]
 	s.tok = tWord
 }
 
 // scanLocal scans PN_LOCAL after the colon of a prefixed name.
 func (s *scanner) scanLocal() {
 	s.localEsc = false
-	end := s.pos
+	end := s.pos - s.mark // offset from mark: fill may move the buffer
 	first := true
 	for s.more() {
 		c := s.buf[s.pos]
@@ -700,11 +701,11 @@ func (s *scanner) scanLocal() {
 			s.pos += w
 		}
 		first = false
-		end = s.pos
+		end = s.pos - s.mark
 	}
 done:
-	s.pos = end // a local name does not end with '.'
-	s.val = s.buf[s.mark:end]
+	s.pos = s.mark + end // a local name does not end with '.'
+	s.val = s.buf[s.mark:s.pos]
 	s.tok = tPName
 }
 
