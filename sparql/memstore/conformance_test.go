@@ -549,7 +549,34 @@ func compareResults(want, got *sparql.Results, ordered bool) error {
 	if m.bag(want.Solutions, got.Solutions, make([]bool, len(got.Solutions)), 0) {
 		return nil
 	}
-	return fmt.Errorf("solutions differ\ngot:  %v\nwant: %v", clip(got.Solutions), clip(want.Solutions))
+	return fmt.Errorf("solutions differ\n%s", diffSolutions(want.Solutions, got.Solutions))
+}
+
+// diffSolutions lists the solutions only one side has (blank nodes aside).
+func diffSolutions(want, got []sparql.Solution) string {
+	count := map[string]int{}
+	for _, s := range want {
+		count[fmt.Sprint(s)]++
+	}
+	for _, s := range got {
+		count[fmt.Sprint(s)]--
+	}
+	var b strings.Builder
+	for k, n := range count {
+		if n > 0 {
+			fmt.Fprintf(&b, "  missing %s\n", k)
+		} else if n < 0 {
+			fmt.Fprintf(&b, "  extra   %s\n", k)
+		}
+	}
+	return clipString(b.String())
+}
+
+func clipString(s string) string {
+	if len(s) > 1500 {
+		return s[:1500] + "..."
+	}
+	return s
 }
 
 func clip(s []sparql.Solution) string {

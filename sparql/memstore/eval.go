@@ -32,6 +32,8 @@ type exec struct {
 	steps       int
 	err         error
 	rowSeq      int
+	querySeq    uint64
+	zeroOK      uint32
 	existsDepth int
 
 	defaults []*gindex // the active default graph (a merge when several)
@@ -100,6 +102,8 @@ type compiler struct {
 	base  string
 	slots map[string]int
 	names []string
+	// rowSlots identify a solution for BNODE(str) in select expressions
+	rowSlots []int
 }
 
 func newCompiler(x *exec, base string) *compiler {
@@ -192,6 +196,18 @@ func (c *compiler) compile(n algebra.Node) op {
 	case *algebra.Graph:
 		return &opGraph{name: c.pos(n.Name), p: c.compile(n.P)}
 	case *algebra.Extend:
+		base := n.P
+		for {
+			e, ok := base.(*algebra.Extend)
+			if !ok {
+				break
+			}
+			base = e.P
+		}
+		c.rowSlots = nil
+		for _, v := range algebra.InScope(base) {
+			c.rowSlots = append(c.rowSlots, c.slot(v))
+		}
 		o := &opExtend{p: c.compile(n.P), slot: c.slot(n.Var), expr: c.compileExpr(n.Expr)}
 		block := minus(algebra.MentionedExpr(n.Expr), algebra.Certain(n.P))
 		block[n.Var] = true
@@ -255,7 +271,8 @@ func (c *compiler) compile(n algebra.Node) op {
 	case *algebra.Distinct:
 		return &opDistinct{p: c.compile(n.P)}
 	case *algebra.Reduced:
-		return &opDistinct{p: c.compile(n.P)}
+		// REDUCED permits but does not require removing duplicates.
+		return c.compile(n.P)
 	case *algebra.Slice:
 		return &opSlice{p: c.compile(n.P), offset: n.Offset, limit: n.Limit}
 	}
@@ -351,24 +368,35 @@ func (o *opLeftJoin) run(x *exec, ag active, b binding, yield yieldFn) bool {
 
 type opMinus struct {
 	l, r op
-	memo [][]uint32
-	done bool
+	memo map[*gindex][][]uint32
+}
+
+// agKey identifies an active graph for memoising input-independent parts.
+func agKey(ag active) *gindex {
+	if len(ag) == 0 {
+		return nil
+	}
+	return ag[0]
 }
 
 func (o *opMinus) run(x *exec, ag active, b binding, yield yieldFn) bool {
-	if !o.done {
+	if o.memo == nil {
+		o.memo = map[*gindex][][]uint32{}
+	}
+	memo, done := o.memo[agKey(ag)]
+	if !done {
 		empty := make(binding, len(b))
 		o.r.run(x, ag, empty, func(rb binding) bool {
-			o.memo = append(o.memo, slices.Clone(rb))
+			memo = append(memo, slices.Clone(rb))
 			return x.tick()
 		})
-		o.done = true
+		o.memo[agKey(ag)] = memo
 		if x.err != nil {
 			return false
 		}
 	}
 	return o.l.run(x, ag, b, func(lb binding) bool {
-		for _, r := range o.memo {
+		for _, r := range memo {
 			shared, compatible := false, true
 			for i, v := range r {
 				if v == 0 || lb[i] == 0 {
@@ -553,27 +581,30 @@ type opSub struct {
 	body         op
 	width        func() int
 	inner, outer []int
-	memo         [][]uint32
-	done         bool
+	memo         map[*gindex][][]uint32
 }
 
 func (o *opSub) run(x *exec, ag active, b binding, yield yieldFn) bool {
-	if !o.done {
-		o.done = true
+	if o.memo == nil {
+		o.memo = map[*gindex][][]uint32{}
+	}
+	memo, done := o.memo[agKey(ag)]
+	if !done {
 		o.body.run(x, ag, make(binding, o.width()), func(r binding) bool {
 			row := make([]uint32, len(o.inner))
 			for i, s := range o.inner {
 				row[i] = r[s]
 			}
-			o.memo = append(o.memo, row)
+			memo = append(memo, row)
 			return x.tick()
 		})
+		o.memo[agKey(ag)] = memo
 		if x.err != nil {
 			return false
 		}
 	}
 	out := make(binding, len(b))
-	for _, row := range o.memo {
+	for _, row := range memo {
 		copy(out, b)
 		ok := true
 		for i, s := range o.outer {

@@ -31,15 +31,16 @@ var errType = errors.New("expression error")
 
 // cexpr is a compiled expression.
 type cexpr struct {
-	op    string
-	slot  int
-	val   graph.Term
-	args  []*cexpr
-	exist op
-	not   bool
-	re    *regexp.Regexp // constant REGEX/REPLACE pattern
-	reErr bool
-	base  string
+	op       string
+	slot     int
+	val      graph.Term
+	args     []*cexpr
+	exist    op
+	not      bool
+	re       *regexp.Regexp // constant REGEX/REPLACE pattern
+	reErr    bool
+	base     string
+	rowSlots []int
 }
 
 const (
@@ -57,7 +58,7 @@ func (c *compiler) compileExpr(e algebra.Expr) *cexpr {
 	case *algebra.Exists:
 		return &cexpr{op: opExist, exist: c.compile(e.P), not: e.Not}
 	case *algebra.Call:
-		ce := &cexpr{op: e.Op, base: c.base}
+		ce := &cexpr{op: e.Op, base: c.base, rowSlots: c.rowSlots}
 		for _, a := range e.Args {
 			ce.args = append(ce.args, c.compileExpr(a))
 		}
@@ -228,10 +229,17 @@ func (x *exec) eval(e *cexpr, b binding, ag active) (graph.Term, error) {
 		}
 		h := fnv.New64a()
 		h.Write([]byte(v.Value))
-		for _, id := range b {
-			h.Write([]byte{byte(id), byte(id >> 8), byte(id >> 16), byte(id >> 24)})
+		fmt.Fprintf(h, "%d|", x.querySeq)
+		if e.rowSlots != nil {
+			for _, s := range e.rowSlots {
+				id := b[s]
+				h.Write([]byte{byte(id), byte(id >> 8), byte(id >> 16), byte(id >> 24)})
+			}
+		} else {
+			for _, id := range b {
+				h.Write([]byte{byte(id), byte(id >> 8), byte(id >> 16), byte(id >> 24)})
+			}
 		}
-		fmt.Fprintf(h, "%d", x.rowSeq)
 		return graph.Blank(fmt.Sprintf("bn%x", h.Sum64())), nil
 	case "RAND":
 		return graph.Literal(doubleLexical(mrand.Float64(), 64), graph.XSDDouble), nil
@@ -976,7 +984,10 @@ func castTo(dt string, v graph.Term) (graph.Term, error) {
 	switch dt {
 	case graph.XSDString:
 		if isNum {
-			return graph.String(n.term().Value), nil
+			return graph.String(xpathString(n)), nil
+		}
+		if isBool {
+			return graph.String(strconv.FormatBool(src == "true" || src == "1")), nil
 		}
 		return graph.String(src), nil
 	case graph.XSDBoolean:

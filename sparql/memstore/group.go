@@ -220,7 +220,7 @@ func (a *aggSpec) result(st *aggState) (graph.Term, bool) {
 		return st.sample, !st.sample.IsZero()
 	case "GROUP_CONCAT":
 		parts := slices.Clone(st.parts)
-		return graph.LangLiteral(strings.Join(parts, a.sep), st.lang), true
+		return graph.String(strings.Join(parts, a.sep)), true
 	}
 	return graph.Term{}, false
 }

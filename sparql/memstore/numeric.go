@@ -235,6 +235,41 @@ func doubleLexical(f float64, bitsize int) string {
 	return mant + "E" + strconv.Itoa(e)
 }
 
+// xpathString casts a number to a string the XPath way (canonical
+// integer and decimal forms; doubles in plain notation between 1e-6 and
+// 1e6).
+func xpathString(n num) string {
+	switch n.kind {
+	case nInteger:
+		return n.term().Value
+	case nDecimal:
+		s := decimalLexical(&n.d)
+		return strings.TrimSuffix(s, ".0")
+	}
+	f := n.f
+	switch {
+	case math.IsInf(f, 1):
+		return "INF"
+	case math.IsInf(f, -1):
+		return "-INF"
+	case math.IsNaN(f):
+		return "NaN"
+	case f == 0:
+		if math.Signbit(f) {
+			return "-0"
+		}
+		return "0"
+	}
+	bitsize := 64
+	if n.kind == nFloat {
+		bitsize = 32
+	}
+	if a := math.Abs(f); a >= 1e-6 && a < 1e6 {
+		return strconv.FormatFloat(f, 'f', -1, bitsize)
+	}
+	return doubleLexical(f, bitsize)
+}
+
 func promote(a, b *num) numKind {
 	return max(a.kind, b.kind)
 }

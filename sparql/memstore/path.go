@@ -88,6 +88,14 @@ func (o *opPath) run(x *exec, ag active, b binding, yield yieldFn) bool {
 		}
 		return yield(out)
 	}
+	// A constant end matches itself over a zero-length path even when the
+	// graph does not contain it; a value bound elsewhere must be in the graph.
+	x.zeroOK = 0
+	if o.s.slot < 0 {
+		x.zeroOK = o.s.id
+	} else if o.o.slot < 0 {
+		x.zeroOK = o.o.id
+	}
 	switch {
 	case sv != 0:
 		return x.pathForward(ag, o.path, sv, func(t uint32) bool {
@@ -113,6 +121,23 @@ func (o *opPath) value(p pos, b binding) uint32 {
 		return p.id
 	}
 	return b[p.slot]
+}
+
+// inGraph reports whether id occurs as a subject or object of the active
+// graph: zero-length paths only match such terms.
+func (x *exec) inGraph(ag active, id uint32) bool {
+	if id == x.zeroOK {
+		return true
+	}
+	if id&overlayBit != 0 {
+		return false
+	}
+	for _, g := range ag {
+		if g.count(id, 0, 0) > 0 || g.count(0, 0, id) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // graphNodes returns the distinct subjects and objects of the active graph.
@@ -195,7 +220,7 @@ func (x *exec) pathForward(ag active, p *cpath, s uint32, fn func(uint32) bool) 
 		return x.pathForward(ag, p.sub[1], s, fn)
 	case pathOpt:
 		seen := map[uint32]bool{s: true}
-		if !fn(s) {
+		if x.inGraph(ag, s) && !fn(s) {
 			return false
 		}
 		return x.pathForward(ag, p.sub[0], s, func(t uint32) bool {
@@ -249,7 +274,7 @@ func (x *exec) pathBackward(ag active, p *cpath, o uint32, fn func(uint32) bool)
 		return x.pathBackward(ag, p.sub[1], o, fn)
 	case pathOpt:
 		seen := map[uint32]bool{o: true}
-		if !fn(o) {
+		if x.inGraph(ag, o) && !fn(o) {
 			return false
 		}
 		return x.pathBackward(ag, p.sub[0], o, func(t uint32) bool {
@@ -291,7 +316,7 @@ func (x *exec) closure(ag active, p *cpath, start uint32, zero, forward bool, fn
 	seen := map[uint32]bool{}
 	if zero {
 		seen[start] = true
-		if !fn(start) {
+		if x.inGraph(ag, start) && !fn(start) {
 			return false
 		}
 	}

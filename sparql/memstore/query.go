@@ -104,6 +104,7 @@ func (s *Store) newExec(ctx context.Context, sn *snapshot, from, fromNamed []str
 			return "b" + strconv.FormatUint(s.bnode.Add(1), 36)
 		},
 	}
+	x.querySeq = s.bnode.Add(1)
 	x.setDataset(from, fromNamed)
 	return x
 }

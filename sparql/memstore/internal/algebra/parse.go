@@ -24,6 +24,7 @@ type parser struct {
 
 	// blank node label scoping
 	groupID   int
+	curGroup  int
 	bnodeUse  map[string]int
 	anonCount int
 	freshVars int
@@ -477,6 +478,7 @@ func (p *parser) constructQuery() *Query {
 	p.expectKw("WHERE")
 	p.expectP("{")
 	p.groupID++
+	p.curGroup = p.groupID
 	tmpl := p.triplesTemplateAsPattern("}")
 	p.expectP("}")
 	q.Template = nil
@@ -718,6 +720,9 @@ func (p *parser) groupGraphPattern() Node {
 		return &SubQuery{Q: q}
 	}
 	p.groupID++
+	parentGroup := p.curGroup
+	p.curGroup = p.groupID
+	defer func() { p.curGroup = parentGroup }()
 	var elems []groupElem
 	for !p.isP("}") {
 		t := p.tok()
@@ -768,12 +773,20 @@ func (p *parser) groupGraphPattern() Node {
 			if len(items) == 0 {
 				panic(p.errf(t, "unexpected %s in group graph pattern", t))
 			}
+			if prev := p.toks[p.i-1]; !(prev.kind == tPunct && prev.val == ".") && p.startsTriples() {
+				panic(p.errf(p.tok(), "expected '.' before %s", p.tok()))
+			}
 			if len(elems) > 0 && elems[len(elems)-1].kind == "triples" {
 				elems[len(elems)-1].triple = append(elems[len(elems)-1].triple, items...)
 			} else {
 				elems = append(elems, groupElem{kind: "triples", triple: items, tok: t})
 			}
 			continue
+		}
+		if k := elems[len(elems)-1].kind; k != "filter" && k != "bind" {
+			// triples after OPTIONAL, MINUS, GRAPH, a group... form a new BGP
+			p.groupID++
+			p.curGroup = p.groupID
 		}
 		p.acceptP(".")
 	}
@@ -788,6 +801,12 @@ func (p *parser) translateGroup(elems []groupElem) Node {
 	var filters []Expr
 	join := func(a Node) {
 		if b, ok := g.(*BGP); ok && len(b.Patterns) == 0 {
+			if _, isFilter := a.(*Filter); isFilter {
+				// keep {{ ... FILTER }} from turning into an OPTIONAL's
+				// own filter
+				g = &Join{L: g, R: a}
+				return
+			}
 			g = a
 			return
 		}
@@ -1177,10 +1196,10 @@ func (p *parser) varOrTerm() Term {
 			}
 			p.dataBnodes[t.val] = p.opIndex
 		} else if !p.templateMode {
-			if g, ok := p.bnodeUse[t.val]; ok && g != p.groupID {
+			if g, ok := p.bnodeUse[t.val]; ok && g != p.curGroup {
 				panic(p.errf(t, "blank node _:%s is used in two different graph patterns", t.val))
 			}
-			p.bnodeUse[t.val] = p.groupID
+			p.bnodeUse[t.val] = p.curGroup
 		}
 		if p.templateMode {
 			return Term{Term: graph.Blank(t.val)}
@@ -1438,12 +1457,12 @@ func (p *parser) unary() Expr {
 
 var builtins = map[string]int{ // name -> arity (-1 variadic, -2 = 1 or 2, -3 = 2 or 3, -4 = 3 or 4)
 	"STR": 1, "LANG": 1, "LANGMATCHES": 2, "DATATYPE": 1, "BOUND": 1, "IRI": 1, "URI": 1,
-	"BNODE": -5, "RAND": 0, "ABS": 1, "CEIL": 1, "FLOOR": 1, "ROUND": 1, "CONCAT": -1,
+	"BNODE": -5, "RAND": 0, "ABS": 1, "CEIL": 1, "FLOOR": 1, "ROUND": 1, "CONCAT": -6,
 	"SUBSTR": -3, "STRLEN": 1, "REPLACE": -4, "UCASE": 1, "LCASE": 1, "ENCODE_FOR_URI": 1,
 	"CONTAINS": 2, "STRSTARTS": 2, "STRENDS": 2, "STRBEFORE": 2, "STRAFTER": 2,
 	"YEAR": 1, "MONTH": 1, "DAY": 1, "HOURS": 1, "MINUTES": 1, "SECONDS": 1, "TIMEZONE": 1, "TZ": 1,
 	"NOW": 0, "UUID": 0, "STRUUID": 0, "MD5": 1, "SHA1": 1, "SHA256": 1, "SHA384": 1, "SHA512": 1,
-	"COALESCE": -1, "IF": 3, "STRLANG": 2, "STRDT": 2, "SAMETERM": 2, "ISIRI": 1, "ISURI": 1,
+	"COALESCE": -6, "IF": 3, "STRLANG": 2, "STRDT": 2, "SAMETERM": 2, "ISIRI": 1, "ISURI": 1,
 	"ISBLANK": 1, "ISLITERAL": 1, "ISNUMERIC": 1, "REGEX": -3 - 10,
 }
 
@@ -1535,6 +1554,8 @@ func arityOK(arity, n int) bool {
 		return n == 3 || n == 4
 	case -5:
 		return n <= 1
+	case -6:
+		return true
 	case -13:
 		return n == 2 || n == 3
 	}
@@ -1711,6 +1732,7 @@ func (p *parser) quadData(isDelete bool) []QuadPattern {
 func (p *parser) quadPattern() []QuadPattern {
 	p.expectP("{")
 	p.groupID++
+	p.curGroup = p.groupID
 	var out []QuadPattern
 	add := func(g Term, ts []patternItem) {
 		for _, it := range ts {
