@@ -101,6 +101,9 @@ func collect(t *testing.T, path string, out *[]testCase) {
 		t.Fatalf("manifest %s: %v", path, err)
 	}
 	root := graph.IRI(m.base)
+	if r, ok := m.g.Subject(graph.IRI(graph.RDFType), graph.IRI(mfNS+"Manifest")); ok {
+		root = r
+	}
 	if inc := m.obj(root, mfNS+"include"); !inc.IsZero() {
 		items, _ := m.g.List(inc)
 		for _, it := range items {
@@ -532,7 +535,7 @@ func compareResults(want, got *sparql.Results, ordered bool) error {
 		return nil
 	}
 	if len(want.Solutions) != len(got.Solutions) {
-		return fmt.Errorf("got %d solutions, want %d\ngot:  %v\nwant: %v", len(got.Solutions), len(want.Solutions), clip(got.Solutions), clip(want.Solutions))
+		return fmt.Errorf("got %d solutions, want %d\n%s", len(got.Solutions), len(want.Solutions), diffSolutions(want.Solutions, got.Solutions))
 	}
 	m := &matcher{fwd: map[string]string{}, back: map[string]string{}}
 	if ordered {

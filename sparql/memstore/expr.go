@@ -739,9 +739,8 @@ func equalTerms(a, b graph.Term) (bool, error) {
 	// Literals of two different known types compare unequal; anything else
 	// (unknown datatypes, ill-formed values) is an error.
 	if a.Lang != "" || b.Lang != "" {
-		if a.Lang != "" && b.Lang != "" || isSimple(a) || isSimple(b) {
-			return false, nil
-		}
+		// a language-tagged string never equals another literal
+		return false, nil
 	}
 	if knownType(a) && knownType(b) && a.Datatype != b.Datatype && wellFormed(a) && wellFormed(b) {
 		return false, nil
