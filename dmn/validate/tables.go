@@ -2,6 +2,8 @@ package validate
 
 import (
 	"strings"
+
+	"github.com/regelkit/regelkit/dmn/feel"
 )
 
 var hitPolicies = map[string]bool{
@@ -21,6 +23,9 @@ type table struct {
 	inputs    []*element
 	outputs   []*element
 	rules     []*element
+	// tests holds the parsed input entries per rule and column; nil where
+	// the text is no valid FEEL or not FEEL at all.
+	tests [][]*feel.UnaryTests
 }
 
 func newTable(el *element) *table {
@@ -107,9 +112,9 @@ func (v *validator) checkTable(t *table) {
 	}
 	v.checkFEELCells(t)
 	if t.hitPolicy == "UNIQUE" || t.hitPolicy == "ANY" {
-		duplicates := v.checkDuplicateRules(t, complete)
+		groups := v.checkDuplicateRules(t, complete)
 		if t.hitPolicy == "UNIQUE" {
-			v.checkOverlaps(t, complete, duplicates)
+			v.checkOverlaps(t, complete, groups)
 		}
 	}
 }
@@ -196,14 +201,11 @@ func isCatchAll(text string) bool {
 
 // checkDuplicateRules reports BIZ-008 for rules whose input entries have
 // identical trimmed text and BIZ-009 for catch-all rules beside specific
-// ones; idx holds the indices of the rules to compare. It returns the pairs
-// of rule indices (earlier, later) reported as duplicates so the semantic
-// overlap check does not report them again.
-func (v *validator) checkDuplicateRules(t *table, idx []int) map[[2]int]bool {
-	dups := map[[2]int]bool{}
-	if len(idx) < 2 {
-		return dups
-	}
+// ones; idx holds the indices of the rules to compare. It returns for each
+// rule the index of the first rule with the same input text, so the
+// semantic overlap check does not report those pairs again.
+func (v *validator) checkDuplicateRules(t *table, idx []int) map[int]int {
+	groups := make(map[int]int, len(idx))
 	first := make(map[string]int, len(idx))
 	var catchAll []int
 	specific := false
@@ -227,12 +229,13 @@ func (v *validator) checkDuplicateRules(t *table, idx []int) map[[2]int]bool {
 		}
 		k := key.String()
 		if j, ok := first[k]; ok {
-			dups[[2]int{j, i}] = true
+			groups[i] = j
 			v.add(LayerBusiness, "BIZ-008", r, "rules %s and %s have identical input entries; in a %s table at most one rule may match",
 				ruleName(t.rules[j], j), ruleName(r, i), t.hitPolicy)
 			continue
 		}
 		first[k] = i
+		groups[i] = i
 	}
 	if specific && len(t.inputs) > 0 {
 		for _, i := range catchAll {
@@ -240,5 +243,5 @@ func (v *validator) checkDuplicateRules(t *table, idx []int) map[[2]int]bool {
 				ruleName(t.rules[i], i), t.hitPolicy)
 		}
 	}
-	return dups
+	return groups
 }

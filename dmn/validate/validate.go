@@ -3,6 +3,8 @@ package validate
 import (
 	"fmt"
 	"strings"
+
+	"github.com/regelkit/regelkit/dmn/feel"
 )
 
 // Namespaces of the root definitions element that Validate accepts. The
@@ -75,6 +77,7 @@ type validator struct {
 	hook   func()
 	report Report
 	m      *model
+	scopes map[*element]*feel.Scope // FEEL parser scope per top-level element
 }
 
 func (v *validator) run(src []byte) {

@@ -127,14 +127,14 @@ var codeCases = []codeCase{
 	},
 	{
 		name: "identical rules in ANY table", code: "BIZ-008", severity: Error, layer: LayerBusiness,
-		fail: ageTable(` hitPolicy="ANY"`, goodRules[0], rule("r2", "&lt; 18", `"minor"`)),
-		pass: ageTable(` hitPolicy="FIRST"`, goodRules[0], rule("r2", "&lt; 18", `"minor"`)),
+		fail:     ageTable(` hitPolicy="ANY"`, goodRules[0], rule("r2", "&lt; 18", `"minor"`)),
+		pass:     ageTable(` hitPolicy="FIRST"`, goodRules[0], rule("r2", "&lt; 18", `"minor"`)),
 		location: `<decision id="d1"> > <rule id="r2">`, at: `<rule id="r2"`,
 	},
 	{
 		name: "catch-all beside specific rule", code: "BIZ-009", severity: Warning, layer: LayerBusiness,
-		fail: ageTable("", goodRules[0], rule("r2", "-", `"adult"`)),
-		pass: ageTable(` hitPolicy="FIRST"`, goodRules[0], rule("r2", "-", `"adult"`)),
+		fail:     ageTable("", goodRules[0], rule("r2", "-", `"adult"`)),
+		pass:     ageTable(` hitPolicy="FIRST"`, goodRules[0], rule("r2", "-", `"adult"`)),
 		location: `<decision id="d1"> > <rule id="r2">`, at: `<rule id="r2"`, contains: `"r2"`,
 	},
 	{
