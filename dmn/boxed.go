@@ -52,7 +52,17 @@ func (c *exprCompiler) compile(e Expression, names []string) boxed {
 		if x.Text == "" {
 			return constExpr{}
 		}
-		return c.literal(x.Text, x, names)
+		lit := c.literal(x.Text, x, names)
+		if x.TypeRef != "" {
+			t, ok := c.cd.resolveType(x.TypeRef)
+			if !ok {
+				return c.fail(x, "unknown type %q", x.TypeRef)
+			}
+			if t != nil {
+				return typedExpr{lit, t}
+			}
+		}
+		return lit
 	case *DecisionTable:
 		return c.table(x, names, "", nil)
 	case *Context:
@@ -92,6 +102,21 @@ func (c *exprCompiler) compile(e Expression, names []string) boxed {
 		return &filterExpr{in: c.compile(x.In, names), match: c.compile(x.Match, append(append([]string{}, names...), "item"))}
 	}
 	return c.fail(e, "unsupported boxed expression %T", e)
+}
+
+// typedExpr coerces the value of a boxed expression to its typeRef.
+type typedExpr struct {
+	x boxed
+	t *feel.Type
+}
+
+func (te typedExpr) eval(env *feel.Env) feel.Value {
+	v := te.x.eval(env)
+	cv, ok := te.t.Coerce(v)
+	if !ok {
+		return env.Runtime().Warnf("value %s does not conform to %s", feel.Literal(v), te.t)
+	}
+	return cv
 }
 
 type constExpr struct{ v feel.Value }
@@ -271,10 +296,14 @@ func (x *funcExpr) eval(env *feel.Env) feel.Value {
 type condExpr struct{ cond, then, els boxed }
 
 func (x *condExpr) eval(env *feel.Env) feel.Value {
-	if x.cond.eval(env) == true {
+	switch c := x.cond.eval(env); c {
+	case true:
 		return x.then.eval(env)
+	case false, nil:
+		return x.els.eval(env)
+	default:
+		return env.Runtime().Warnf("conditional: condition is %s, not a boolean", feel.Kind(c))
 	}
-	return x.els.eval(env)
 }
 
 type iterExpr struct {
@@ -288,8 +317,8 @@ func (x *iterExpr) eval(env *feel.Env) feel.Value {
 	dom := x.in.eval(env)
 	list, ok := dom.([]feel.Value)
 	if !ok {
-		if dom == nil {
-			return env.Runtime().Warnf("%s: iteration over null", x.kind)
+		if x.kind != "for" || dom == nil {
+			return env.Runtime().Warnf("%s: iteration over %s, not a list", x.kind, feel.Kind(dom))
 		}
 		list = []feel.Value{dom}
 	}
@@ -302,15 +331,23 @@ func (x *iterExpr) eval(env *feel.Env) feel.Value {
 		return out
 	case "some":
 		for _, it := range list {
-			if x.body.eval(env.With(x.name, it)) == true {
+			switch r := x.body.eval(env.With(x.name, it)); r {
+			case true:
 				return true
+			case false:
+			default:
+				return env.Runtime().Warnf("some: satisfies gave %s, not a boolean", feel.Kind(r))
 			}
 		}
 		return false
 	default: // every
 		for _, it := range list {
-			if x.body.eval(env.With(x.name, it)) != true {
+			switch r := x.body.eval(env.With(x.name, it)); r {
+			case false:
 				return false
+			case true:
+			default:
+				return env.Runtime().Warnf("every: satisfies gave %s, not a boolean", feel.Kind(r))
 			}
 		}
 		return true
@@ -334,8 +371,12 @@ func (x *filterExpr) eval(env *feel.Env) feel.Value {
 		if c, ok := it.(*feel.Context); ok {
 			inner = inner.WithContext(c)
 		}
-		if x.match.eval(inner) == true {
+		switch r := x.match.eval(inner); r {
+		case true:
 			out = append(out, it)
+		case false, nil:
+		default:
+			return env.Runtime().Warnf("filter: match gave %s, not a boolean", feel.Kind(r))
 		}
 	}
 	return out

@@ -76,6 +76,7 @@ type compiledDefs struct {
 	types    map[string]*feel.Type
 	byID     map[string]*element
 	byName   map[string]*element
+	el       map[any]*element // by *InputData, *Decision, *BKM, *DecisionService
 }
 
 // Model is a compiled set of DMN definitions, ready to evaluate. It is
@@ -104,7 +105,8 @@ func CompileWith(opts Options, defs ...*Definitions) (*Model, error) {
 	m := &Model{opts: opts, byNS: map[string]*compiledDefs{}}
 	for _, d := range defs {
 		cd := &compiledDefs{d: d, m: m, imports: map[string]*compiledDefs{}, nsImport: map[string]string{},
-			items: map[string]*ItemDefinition{}, types: map[string]*feel.Type{}, byID: map[string]*element{}, byName: map[string]*element{}}
+			items: map[string]*ItemDefinition{}, types: map[string]*feel.Type{}, byID: map[string]*element{}, byName: map[string]*element{},
+			el: map[any]*element{}}
 		if _, dup := m.byNS[d.Namespace]; dup && d.Namespace != "" {
 			return nil, fmt.Errorf("dmn: two definitions with namespace %q", d.Namespace)
 		}
@@ -130,7 +132,8 @@ func CompileWith(opts Options, defs ...*Definitions) (*Model, error) {
 	}
 	// elements
 	for _, cd := range m.defs {
-		add := func(e *element) {
+		add := func(key any, e *element) {
+			cd.el[key] = e
 			e.idx = len(m.elems)
 			e.defs = cd
 			m.elems = append(m.elems, e)
@@ -142,46 +145,37 @@ func CompileWith(opts Options, defs ...*Definitions) (*Model, error) {
 			}
 		}
 		for _, in := range cd.d.InputData {
-			add(&element{kind: kInput, id: in.ID, name: in.Name, pos: in.Pos})
+			add(in, &element{kind: kInput, id: in.ID, name: in.Name, pos: in.Pos})
 		}
 		for _, dec := range cd.d.Decisions {
-			add(&element{kind: kDecision, id: dec.ID, name: dec.Name, pos: dec.Pos, dec: dec})
+			add(dec, &element{kind: kDecision, id: dec.ID, name: dec.Name, pos: dec.Pos, dec: dec})
 		}
 		for _, b := range cd.d.BKMs {
-			add(&element{kind: kBKM, id: b.ID, name: b.Name, pos: b.Pos})
+			add(b, &element{kind: kBKM, id: b.ID, name: b.Name, pos: b.Pos})
 		}
 		for _, s := range cd.d.DecisionServices {
-			add(&element{kind: kService, id: s.ID, name: s.Name, pos: s.Pos, svc: s})
+			add(s, &element{kind: kService, id: s.ID, name: s.Name, pos: s.Pos, svc: s})
 		}
 	}
 	// types of variables
 	for _, cd := range m.defs {
 		for _, in := range cd.d.InputData {
-			cd.byID[in.ID].typ = cd.variableType(in.Variable, in.ID, in.Pos)
+			cd.el[in].typ = cd.variableType(in.Variable, in.ID, in.Pos)
 		}
 		for _, dec := range cd.d.Decisions {
-			if e := cd.byID[dec.ID]; e != nil {
-				e.typ = cd.variableType(dec.Variable, dec.ID, dec.Pos)
-			}
+			cd.el[dec].typ = cd.variableType(dec.Variable, dec.ID, dec.Pos)
 		}
 		for _, b := range cd.d.BKMs {
-			if e := cd.byID[b.ID]; e != nil {
-				e.typ = cd.variableType(b.Variable, b.ID, b.Pos)
-			}
+			cd.el[b].typ = cd.variableType(b.Variable, b.ID, b.Pos)
 		}
 		for _, s := range cd.d.DecisionServices {
-			if e := cd.byID[s.ID]; e != nil {
-				e.typ = cd.variableType(s.Variable, s.ID, s.Pos)
-			}
+			cd.el[s].typ = cd.variableType(s.Variable, s.ID, s.Pos)
 		}
 	}
 	// references
 	for _, cd := range m.defs {
 		for _, dec := range cd.d.Decisions {
-			e := cd.byID[dec.ID]
-			if e == nil || e.dec != dec {
-				continue
-			}
+			e := cd.el[dec]
 			for _, h := range dec.RequiredDecisions {
 				e.addRef(&e.reqs, h, kDecision)
 			}
@@ -193,38 +187,37 @@ func CompileWith(opts Options, defs ...*Definitions) (*Model, error) {
 			}
 		}
 		for _, b := range cd.d.BKMs {
-			e := cd.byID[b.ID]
+			e := cd.el[b]
 			for _, h := range b.RequiredKnowledge {
 				e.addRef(&e.knows, h, kBKM)
 			}
 		}
 		for _, s := range cd.d.DecisionServices {
-			e := cd.byID[s.ID]
+			e := cd.el[s]
 			for _, h := range s.OutputDecisions {
 				e.addRef(&e.svcOut, h, kDecision)
 			}
-			for _, h := range s.InputDecisions {
-				e.addRef(&e.svcIn, h, kDecision)
-			}
+			// parameters: input data first, then input decisions (as the TCK expects)
 			for _, h := range s.InputData {
 				e.addRef(&e.svcIn, h, kInput)
+			}
+			for _, h := range s.InputDecisions {
+				e.addRef(&e.svcIn, h, kDecision)
 			}
 		}
 	}
 	// functions first (decisions refer to them), then logic
 	for _, cd := range m.defs {
 		for _, b := range cd.d.BKMs {
-			cd.compileBKM(cd.byID[b.ID], b)
+			cd.compileBKM(cd.el[b], b)
 		}
 		for _, s := range cd.d.DecisionServices {
-			cd.compileService(cd.byID[s.ID])
+			cd.compileService(cd.el[s])
 		}
 	}
 	for _, cd := range m.defs {
 		for _, dec := range cd.d.Decisions {
-			if e := cd.byID[dec.ID]; e != nil && e.dec == dec {
-				cd.compileDecision(e)
-			}
+			cd.compileDecision(cd.el[dec])
 		}
 	}
 	return m, nil

@@ -454,7 +454,7 @@ func (m *Model) callService(ctx context.Context, e *element, rt *feel.Runtime, n
 		if in.typ != nil && v != nil {
 			cv, ok := in.typ.Coerce(v)
 			if !ok {
-				rt.Warnf("decision service %q: parameter %q does not conform to %s", e.name, in.name, in.typ)
+				return rt.Warnf("decision service %q: parameter %q does not conform to %s", e.name, in.name, in.typ)
 			}
 			v = cv
 		}

@@ -23,6 +23,7 @@ func newBuiltinTable() map[string]*Function {
 	registerList(r)
 	registerNumeric(r)
 	registerContext(r)
+	registerSort(r)
 	registerRange(r)
 	registerTemporal(r)
 	return r
@@ -71,9 +72,29 @@ func BuiltinFunctions() []string {
 	return out
 }
 
-func num(v Value) (*apd.Decimal, bool) { d, ok := v.(*apd.Decimal); return d, ok }
+// unwrap applies FEEL's "from singleton list" conversion to a parameter
+// that is not a list.
+func unwrap(v Value) Value {
+	if l, ok := v.([]Value); ok && len(l) == 1 {
+		return l[0]
+	}
+	return v
+}
 
-func str(v Value) (string, bool) { s, ok := v.(string); return s, ok }
+// listOf applies the "to singleton list" conversion to a list parameter.
+func listOf(v Value) ([]Value, bool) {
+	switch x := v.(type) {
+	case []Value:
+		return x, true
+	case nil:
+		return nil, false
+	}
+	return []Value{v}, true
+}
+
+func num(v Value) (*apd.Decimal, bool) { d, ok := unwrap(v).(*apd.Decimal); return d, ok }
+
+func str(v Value) (string, bool) { s, ok := unwrap(v).(string); return s, ok }
 
 func intArg(v Value) (int64, bool) {
 	d, ok := num(v)
@@ -86,7 +107,7 @@ func intArg(v Value) (int64, bool) {
 	}
 	if i.Cmp(d) != 0 {
 		// truncate toward zero like Java's intValue
-		c := decCtx
+		c := *decCtx
 		c.Rounding = apd.RoundDown
 		c.RoundToIntegralValue(&i, d)
 	}
@@ -267,7 +288,7 @@ func registerConversion(r registry) {
 		if b, ok := a[0].(bool); ok {
 			return !b
 		}
-		return nil
+		return rt.warnf("not: %s is not a boolean", Kind(a[0]))
 	}))
 	r.def("is", sig("is", "value1, value2", func(rt *Runtime, a []Value) Value {
 		return isSame(a[0], a[1])
@@ -302,8 +323,8 @@ func toDateTime(v Value) (DateTime, bool) {
 
 func monthsBetween(from, to DateTime) int64 {
 	m := int64(to.Year-from.Year)*12 + int64(to.Month-from.Month)
-	// compare the remaining day/time part
-	rest := func(d DateTime) [5]int { return [5]int{d.Day, d.Hour, d.Minute, d.Second, d.Nanosecond} }
+	// whole months between the dates (the time of day does not count)
+	rest := func(d DateTime) [1]int { return [1]int{d.Day} }
 	rf, rt := rest(from), rest(to)
 	cmp := 0
 	for i := range rf {
@@ -463,7 +484,7 @@ func registerString(r registry) {
 		return out
 	}))
 	r.def("string join", sig("string join", "list, delimiter?", func(rt *Runtime, a []Value) Value {
-		l, ok := a[0].([]Value)
+		l, ok := listOf(a[0])
 		if !ok {
 			return rt.warn("string join: not a list")
 		}
@@ -544,6 +565,7 @@ func xpathRegexp(p, flags string) (*regexp.Regexp, error) {
 	}
 	// XPath character class subtraction and \i \c escapes are not RE2; the
 	// common cases translate directly.
+	p = xsdBlocks.Replace(p)
 	p = strings.ReplaceAll(p, `\i`, `[\p{L}_:]`)
 	p = strings.ReplaceAll(p, `\c`, `[\p{L}\p{N}._:-]`)
 	if prefix != "" {
@@ -551,6 +573,14 @@ func xpathRegexp(p, flags string) (*regexp.Regexp, error) {
 	}
 	return regexp.Compile(p)
 }
+
+// xsdBlocks maps the XML Schema Unicode block escapes the TCK uses to RE2 ranges.
+var xsdBlocks = strings.NewReplacer(
+	`\p{IsBasicLatin}`, `\x{0}-\x{7F}`,
+	`\P{IsBasicLatin}`, `\x{80}-\x{10FFFF}`,
+	`\p{IsLatin-1Supplement}`, `\x{80}-\x{FF}`,
+	`\p{IsGreek}`, `\x{370}-\x{3FF}`,
+)
 
 type regexpFlagError struct{ f rune }
 
@@ -593,7 +623,7 @@ func xpathReplacement(r string, literal bool) (string, bool) {
 
 func registerList(r registry) {
 	r.def("list contains", sig("list contains", "list, element", func(rt *Runtime, a []Value) Value {
-		l, ok := a[0].([]Value)
+		l, ok := listOf(a[0])
 		if !ok {
 			return rt.warn("list contains: not a list")
 		}
@@ -605,7 +635,7 @@ func registerList(r registry) {
 		return false
 	}))
 	r.def("count", sig("count", "list", func(rt *Runtime, a []Value) Value {
-		l, ok := a[0].([]Value)
+		l, ok := listOf(a[0])
 		if !ok {
 			return rt.warn("count: not a list")
 		}
@@ -689,7 +719,7 @@ func registerList(r registry) {
 				return false
 			case true:
 			default:
-				res = nil
+				res = rt.warn("all: element is not a boolean")
 			}
 		}
 		return res
@@ -712,14 +742,14 @@ func registerList(r registry) {
 				return true
 			case false:
 			default:
-				res = nil
+				res = rt.warn("any: element is not a boolean")
 			}
 		}
 		return res
 	}
 	r.def("any", sig("any", "list", anyFn), sig("any", "b...", anyFn))
 	r.def("sublist", sig("sublist", "list, start position, length?", func(rt *Runtime, a []Value) Value {
-		l, ok := a[0].([]Value)
+		l, ok := listOf(a[0])
 		start, ok2 := intArg(a[1])
 		if !ok || !ok2 {
 			return rt.warn("sublist: invalid arguments")
@@ -742,7 +772,7 @@ func registerList(r registry) {
 		return append([]Value{}, l[start-1:end-1]...)
 	}))
 	r.def("append", sig("append", "list, item...", func(rt *Runtime, a []Value) Value {
-		l, ok := a[0].([]Value)
+		l, ok := listOf(a[0])
 		if !ok {
 			return rt.warn("append: not a list")
 		}
@@ -762,7 +792,7 @@ func registerList(r registry) {
 		return out
 	}))
 	r.def("insert before", sig("insert before", "list, position, newItem", func(rt *Runtime, a []Value) Value {
-		l, ok := a[0].([]Value)
+		l, ok := listOf(a[0])
 		p, ok2 := intArg(a[1])
 		if !ok || !ok2 {
 			return rt.warn("insert before: invalid arguments")
@@ -780,7 +810,7 @@ func registerList(r registry) {
 		return append(out, l[p-1:]...)
 	}))
 	r.def("remove", sig("remove", "list, position", func(rt *Runtime, a []Value) Value {
-		l, ok := a[0].([]Value)
+		l, ok := listOf(a[0])
 		p, ok2 := intArg(a[1])
 		if !ok || !ok2 {
 			return rt.warn("remove: invalid arguments")
@@ -797,7 +827,7 @@ func registerList(r registry) {
 		return append(out, l[p:]...)
 	}))
 	r.def("reverse", sig("reverse", "list", func(rt *Runtime, a []Value) Value {
-		l, ok := a[0].([]Value)
+		l, ok := listOf(a[0])
 		if !ok {
 			return rt.warn("reverse: not a list")
 		}
@@ -808,7 +838,7 @@ func registerList(r registry) {
 		return out
 	}))
 	r.def("index of", sig("index of", "list, match", func(rt *Runtime, a []Value) Value {
-		l, ok := a[0].([]Value)
+		l, ok := listOf(a[0])
 		if !ok {
 			return rt.warn("index of: not a list")
 		}
@@ -836,7 +866,7 @@ func registerList(r registry) {
 		return out
 	}))
 	r.def("distinct values", sig("distinct values", "list", func(rt *Runtime, a []Value) Value {
-		l, ok := a[0].([]Value)
+		l, ok := listOf(a[0])
 		if !ok {
 			return rt.warn("distinct values: not a list")
 		}
@@ -849,7 +879,7 @@ func registerList(r registry) {
 		return out
 	}))
 	r.def("flatten", sig("flatten", "list", func(rt *Runtime, a []Value) Value {
-		l, ok := a[0].([]Value)
+		l, ok := listOf(a[0])
 		if !ok {
 			return rt.warn("flatten: not a list")
 		}
@@ -965,8 +995,12 @@ func registerList(r registry) {
 		return out
 	}
 	r.def("mode", sig("mode", "list", mode), sig("mode", "n...", mode))
-	r.def("list replace", sig("list replace", "list, position, newItem", func(rt *Runtime, a []Value) Value {
-		l, ok := a[0].([]Value)
+	r.def("list replace", sig("list replace", "list, position, newItem", listReplace), sig("list replace", "list, match, newItem", listReplace))
+}
+
+func listReplace(rt *Runtime, a []Value) Value {
+	{
+		l, ok := listOf(a[0])
 		if !ok {
 			return rt.warn("list replace: not a list")
 		}
@@ -984,18 +1018,24 @@ func registerList(r registry) {
 			out[i-1] = a[2]
 		case *Function:
 			for i, e := range l {
-				r := p.Call(rt, []Value{e, a[2]})
-				if r == true {
+				switch r := p.Call(rt, []Value{e, a[2]}); r {
+				case true:
 					out[i] = a[2]
+				case false:
+				default:
+					return rt.warn("list replace: match function did not return a boolean")
 				}
 			}
 		default:
 			return rt.warn("list replace: position is neither a number nor a function")
 		}
 		return out
-	}))
+	}
+}
+
+func registerSort(r registry) {
 	r.def("sort", sig("sort", "list, precedes?", func(rt *Runtime, a []Value) Value {
-		l, ok := a[0].([]Value)
+		l, ok := listOf(a[0])
 		if !ok {
 			return rt.warn("sort: not a list")
 		}
@@ -1068,7 +1108,7 @@ func roundScale(rt *Runtime, a []Value, mode apd.Rounder, name string) Value {
 		}
 		scale = s
 	}
-	ctx := decCtx
+	ctx := *decCtx
 	ctx.Rounding = mode
 	r := new(apd.Decimal)
 	if _, err := ctx.Quantize(r, d, -int32(scale)); err != nil {
@@ -1184,7 +1224,7 @@ func registerNumeric(r registry) {
 
 func registerContext(r registry) {
 	r.def("get value", sig("get value", "m, key", func(rt *Runtime, a []Value) Value {
-		c, ok := a[0].(*Context)
+		c, ok := unwrap(a[0]).(*Context)
 		if !ok {
 			return rt.warn("get value: not a context")
 		}
@@ -1249,32 +1289,33 @@ func registerContext(r registry) {
 		}
 		return out
 	}))
-	r.def("context put",
-		sig("context put", "context, key, value", func(rt *Runtime, a []Value) Value {
-			c, ok := a[0].(*Context)
-			if !ok {
-				return rt.warn("context put: not a context")
-			}
-			switch k := a[1].(type) {
-			case string:
-				n := c.clone()
-				n.Put(k, a[2])
-				return n
-			case []Value:
-				return contextPutPath(rt, c, k, a[2])
-			}
-			return rt.warn("context put: key is not a string")
-		}),
-		sig("context put", "context, keys, value", func(rt *Runtime, a []Value) Value {
-			c, ok := a[0].(*Context)
-			k, ok2 := a[1].([]Value)
-			if !ok || !ok2 {
-				return rt.warn("context put: invalid arguments")
-			}
+	putPath := func(rt *Runtime, a []Value) Value {
+		c, ok := a[0].(*Context)
+		if !ok {
+			return rt.warn("context put: not a context")
+		}
+		switch k := a[1].(type) {
+		case string:
+			n := c.clone()
+			n.Put(k, a[2])
+			return n
+		case []Value:
 			return contextPutPath(rt, c, k, a[2])
+		}
+		return rt.warn("context put: keys is neither a string nor a list")
+	}
+	// positional calls take the first variant (a key or a list of keys);
+	// a named "key" must be a single string
+	r.def("context put",
+		sig("context put", "context, keys, value", putPath),
+		sig("context put", "context, key, value", func(rt *Runtime, a []Value) Value {
+			if _, ok := a[1].(string); !ok {
+				return rt.warn("context put: key is not a string")
+			}
+			return putPath(rt, a)
 		}))
 	r.def("context merge", sig("context merge", "contexts", func(rt *Runtime, a []Value) Value {
-		l, ok := a[0].([]Value)
+		l, ok := listOf(a[0])
 		if !ok {
 			return rt.warn("context merge: not a list")
 		}

@@ -239,7 +239,7 @@ func (c *compiler) compile(n Node) evalFn {
 			if t.Kind == KindAny {
 				return v != nil
 			}
-			return t.conforms(v, env.rt)
+			return t.conformsC(v, env.rt, false)
 		}
 	case *If:
 		cf, tf, ef := c.compile(x.Cond), c.compile(x.Then), c.compile(x.Else)
@@ -319,6 +319,10 @@ func (c *compiler) compile(n Node) evalFn {
 				return Range{EndUnbounded: true, Start: v}
 			case OpGe:
 				return Range{EndUnbounded: true, Start: v, StartIncluded: true}
+			case OpEq:
+				return Range{Start: v, End: v, StartIncluded: true, EndIncluded: true, op: '='}
+			case OpNeq:
+				return Range{Start: v, End: v, op: '!'}
 			}
 			return nil
 		}
@@ -437,8 +441,6 @@ func member(rt *Runtime, x Value, name string) Value {
 		case "end included":
 			return v.EndIncluded
 		}
-	case nil:
-		return nil
 	}
 	return rt.warnf("no member %q on %s", name, Kind(x))
 }
@@ -492,8 +494,6 @@ func negate(rt *Runtime, v Value) Value {
 		return x.neg()
 	case YearsMonths:
 		return -x
-	case nil:
-		return nil
 	}
 	return rt.warnf("cannot negate %s", Kind(v))
 }
@@ -725,6 +725,33 @@ func (f *Function) CallNamed(rt *Runtime, names []string, vals []Value) Value {
 	if cands == nil {
 		cands = []*Function{f}
 	}
+	if v, ok := f.callNamedExact(rt, cands, names, vals); ok {
+		return v
+	}
+	// no variant has every required parameter: missing ones are null
+	for _, o := range cands {
+		if o.variadic {
+			continue
+		}
+		args := make([]Value, len(o.Params))
+		all := true
+		for i, n := range names {
+			found := false
+			for j, p := range o.Params {
+				if p.Name == n {
+					args[j], found = vals[i], true
+				}
+			}
+			all = all && found
+		}
+		if all {
+			return o.invoke(rt, args)
+		}
+	}
+	return rt.warnf("%s: no variant takes parameters %s", f.Name, strings.Join(names, ", "))
+}
+
+func (f *Function) callNamedExact(rt *Runtime, cands []*Function, names []string, vals []Value) (Value, bool) {
 	for _, o := range cands {
 		if o.variadic {
 			continue
@@ -766,13 +793,13 @@ func (f *Function) CallNamed(rt *Runtime, names []string, vals []Value) Value {
 		if missing {
 			if o.call != nil && o.userDefined() {
 				// user functions take missing named parameters as null
-				return o.invoke(rt, args)
+				return o.invoke(rt, args), true
 			}
 			continue
 		}
-		return o.invoke(rt, args[:max(last, o.required)])
+		return o.invoke(rt, args[:max(last, o.required)]), true
 	}
-	return rt.warnf("%s: no variant takes parameters %s", f.Name, strings.Join(names, ", "))
+	return nil, false
 }
 
 func (f *Function) userDefined() bool { return !f.isBuiltin }
@@ -823,6 +850,11 @@ func iterDomain(env *Env, in, to evalFn) ([]Value, bool) {
 	v := in(env)
 	if to != nil {
 		e := to(env)
+		if d1, ok := v.(Date); ok {
+			if d2, ok := e.(Date); ok {
+				return dateSeq(d1, d2)
+			}
+		}
 		a, ok1 := v.(*apd.Decimal)
 		b, ok2 := e.(*apd.Decimal)
 		if !ok1 || !ok2 || !isIntegral(a) || !isIntegral(b) {
@@ -834,6 +866,9 @@ func iterDomain(env *Env, in, to evalFn) ([]Value, bool) {
 	case []Value:
 		return x, true
 	case Range:
+		if c, ok := compare(x.Start, x.End); !ok || c > 0 || x.op != 0 {
+			return nil, false
+		}
 		a, ok1 := x.Start.(*apd.Decimal)
 		b, ok2 := x.End.(*apd.Decimal)
 		if ok1 && ok2 && isIntegral(a) && isIntegral(b) && !x.StartUnbounded && !x.EndUnbounded {
@@ -871,6 +906,24 @@ func iterDomain(env *Env, in, to evalFn) ([]Value, bool) {
 		return nil, false
 	}
 	return []Value{v}, true
+}
+
+func dateSeq(a, b Date) ([]Value, bool) {
+	step := 1
+	if c, _ := compare(a, b); c > 0 {
+		step = -1
+	}
+	var out []Value
+	cur := a.goTime()
+	for len(out) < 1e6 {
+		d := dateFromGo(cur)
+		out = append(out, d)
+		if d == b {
+			return out, true
+		}
+		cur = cur.AddDate(0, 0, step)
+	}
+	return nil, false
 }
 
 func intSeq(a, b *apd.Decimal) ([]Value, bool) {
@@ -989,4 +1042,13 @@ func (c *compiler) compileQuantified(x *Quantified) evalFn {
 		}
 		return found
 	}
+}
+
+// Warnf records a warning (an operation that evaluated to null) and returns null.
+func (rt *Runtime) Warnf(format string, args ...any) Value { return rt.warnf(format, args...) }
+
+// WithFrame returns a child environment binding names[i] to vals[i]. The
+// slices are used as they are, not copied.
+func (e *Env) WithFrame(names []string, vals []Value) *Env {
+	return &Env{parent: e, rt: e.rt, names: names, vals: vals}
 }

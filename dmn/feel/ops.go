@@ -113,7 +113,7 @@ func equal(a, b Value) (bool, bool) {
 		}
 	case Range:
 		if y, ok := b.(Range); ok {
-			if x.StartIncluded != y.StartIncluded || x.EndIncluded != y.EndIncluded ||
+			if x.op != y.op || x.StartIncluded != y.StartIncluded || x.EndIncluded != y.EndIncluded ||
 				x.StartUnbounded != y.StartUnbounded || x.EndUnbounded != y.EndUnbounded {
 				return false, true
 			}
@@ -225,7 +225,7 @@ func Compare(a, b Value) (int, bool) { return compare(a, b) }
 
 func (rt *Runtime) arith(op Op, a, b Value) Value {
 	if a == nil || b == nil {
-		return nil
+		return rt.warnf("invalid operation: %s %s %s", Kind(a), op, Kind(b))
 	}
 	switch x := a.(type) {
 	case *apd.Decimal:
@@ -436,7 +436,7 @@ func mulDuration(d Duration, n *apd.Decimal) Value {
 func ymFromDecimal(d *apd.Decimal) Value {
 	var i apd.Decimal
 	// years and months durations keep whole months, truncating toward zero
-	ctx := decCtx
+	ctx := *decCtx
 	ctx.Rounding = apd.RoundDown
 	if _, err := ctx.RoundToIntegralValue(&i, d); err != nil {
 		return nil

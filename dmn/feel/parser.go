@@ -575,6 +575,10 @@ func (p *parser) parsePostfix() Node {
 			name, end := p.parseMemberName()
 			x = &Path{X: x, Name: name, To: pos(end)}
 		case tLBrack:
+			if !canStartExpr(p.peek()) {
+				// "]" / "[" closing an open range such as [1..10[
+				return x
+			}
 			p.next()
 			f := p.parseExpression()
 			end := p.expect(tRBrack)
@@ -603,6 +607,21 @@ func (p *parser) parseMemberName() (string, int) {
 		p.next()
 	}
 	return strings.Join(words, " "), end
+}
+
+// canStartExpr reports whether t can begin an expression.
+func canStartExpr(t token) bool {
+	switch t.kind {
+	case tNumber, tString, tAt, tQMark, tLParen, tLBrack, tRBrack, tLBrace, tMinus, tLt, tLe, tGt, tGe:
+		return true
+	case tIdent:
+		switch t.text {
+		case "and", "or", "then", "else", "return", "satisfies", "in", "between", "instance", "of":
+			return false
+		}
+		return true
+	}
+	return false
 }
 
 func (p *parser) parseCall(fn Node) Node {

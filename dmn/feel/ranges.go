@@ -264,10 +264,6 @@ func parseRangeString(rt *Runtime, s string) Value {
 		if !okEndpoint(x.Low) || !okEndpoint(x.High) {
 			return rt.warn("range: endpoints must be literals")
 		}
-	case *UnaryCompare:
-		if !okEndpoint(x.X) || x.Op == OpEq || x.Op == OpNeq {
-			return rt.warn("range: endpoint must be a literal")
-		}
 	default:
 		return rt.warn("range: not a range literal")
 	}

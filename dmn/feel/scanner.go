@@ -330,7 +330,9 @@ func scanString(src string, off int) token {
 				i += n
 				b.WriteRune(r)
 			default:
-				return token{kind: tIllegal, start: i, end: i + 2, err: fmt.Sprintf("invalid escape \\%c", e)}
+				// not a FEEL escape: keep the backslash (regular expressions use \d, \s …)
+				b.WriteByte('\\')
+				b.WriteByte(e)
 			}
 			i += 2
 		default:

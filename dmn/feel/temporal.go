@@ -435,9 +435,6 @@ func ParseDuration(s string) (Value, bool) {
 			}
 			frac = s[i+1 : j]
 			i = j
-			if frac == "" {
-				return nil, false
-			}
 		}
 		if num == "" || i >= len(s) {
 			return nil, false

@@ -144,9 +144,13 @@ func (t *Type) Conforms(v Value) bool {
 	return t.conforms(v, nil)
 }
 
-func (t *Type) conforms(v Value, rt *Runtime) bool {
+func (t *Type) conforms(v Value, rt *Runtime) bool { return t.conformsC(v, rt, true) }
+
+// conformsC checks v against t; constraints says whether allowed values and
+// type constraints count ("instance of" ignores them).
+func (t *Type) conformsC(v Value, rt *Runtime, constraints bool) bool {
 	if t == nil || t.Kind == KindAny {
-		return t.checkAllowed(v, rt)
+		return !constraints || t.checkAllowed(v, rt)
 	}
 	if v == nil {
 		return t.Kind == KindNull
@@ -179,7 +183,7 @@ func (t *Type) conforms(v Value, rt *Runtime) bool {
 		ok = true
 		if t.Elem != nil {
 			for _, e := range l {
-				if e != nil && !t.Elem.conforms(e, rt) {
+				if e != nil && !t.Elem.conformsC(e, rt, constraints) {
 					return false
 				}
 			}
@@ -195,7 +199,7 @@ func (t *Type) conforms(v Value, rt *Runtime) bool {
 			if !has {
 				return false
 			}
-			if fv != nil && !f.Type.conforms(fv, rt) {
+			if fv != nil && !f.Type.conformsC(fv, rt, constraints) {
 				return false
 			}
 		}
@@ -210,10 +214,10 @@ func (t *Type) conforms(v Value, rt *Runtime) bool {
 		}
 		ok = true
 		if t.Elem != nil {
-			if !r.StartUnbounded && r.Start != nil && !t.Elem.conforms(r.Start, rt) {
+			if !r.StartUnbounded && r.Start != nil && !t.Elem.conformsC(r.Start, rt, constraints) {
 				return false
 			}
-			if !r.EndUnbounded && r.End != nil && !t.Elem.conforms(r.End, rt) {
+			if !r.EndUnbounded && r.End != nil && !t.Elem.conformsC(r.End, rt, constraints) {
 				return false
 			}
 		}
@@ -239,7 +243,7 @@ func (t *Type) conforms(v Value, rt *Runtime) bool {
 			}
 		}
 	}
-	return ok && t.checkAllowed(v, rt)
+	return ok && (!constraints || t.checkAllowed(v, rt))
 }
 
 func (t *Type) checkAllowed(v Value, rt *Runtime) bool {
@@ -442,3 +446,7 @@ func typeOfValue(v Value) *Type {
 	}
 	return AnyType
 }
+
+// ResolveType turns a parsed type (from "instance of" or a parameter
+// declaration) into a Type; ok is false for unknown type names.
+func ResolveType(n TypeNode, scope *Scope) (*Type, bool) { return resolveTypeNode(n, scope) }

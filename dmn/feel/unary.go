@@ -160,6 +160,12 @@ func (c *compiler) compileTest(n Node, inOp bool) testFn {
 			}
 		case []Value:
 			for _, item := range r {
+				if rg, isRange := item.(Range); isRange {
+					if rangeIncludes(env.rt, rg, in) == true {
+						return true
+					}
+					continue
+				}
 				if eq, ok := equal(in, item); ok && eq {
 					return true
 				}
@@ -210,9 +216,20 @@ func unaryCmp(rt *Runtime, op Op, in, v Value) Value {
 // rangeIncludes reports whether r contains x (null when not comparable).
 func rangeIncludes(rt *Runtime, r Range, x Value) Value {
 	if x == nil {
-		return nil
+		return rt.warn("range test on null")
 	}
-	if !r.StartUnbounded && r.Start != nil {
+	switch r.op {
+	case '=':
+		eq, _ := equal(x, r.Start)
+		return eq
+	case '!':
+		eq, _ := equal(x, r.Start)
+		return !eq
+	}
+	if (!r.StartUnbounded && r.Start == nil) || (!r.EndUnbounded && r.End == nil) {
+		return rt.warn("range with a null endpoint")
+	}
+	if !r.StartUnbounded {
 		c, ok := compare(r.Start, x)
 		if !ok {
 			return nil
@@ -221,7 +238,7 @@ func rangeIncludes(rt *Runtime, r Range, x Value) Value {
 			return false
 		}
 	}
-	if !r.EndUnbounded && r.End != nil {
+	if !r.EndUnbounded {
 		c, ok := compare(x, r.End)
 		if !ok {
 			return nil
@@ -296,3 +313,17 @@ func Inspect(n Node, f func(Node) bool) {
 		walk(x.Tests...)
 	}
 }
+
+// Index returns the position of the first positive test that in satisfies,
+// or -1 (used to rank decision table outputs by their output values).
+func (t *Tests) Index(env *Env, in Value) int {
+	for i, f := range t.tests {
+		if f(env, in) == true {
+			return i
+		}
+	}
+	return -1
+}
+
+// Len is the number of positive tests.
+func (t *Tests) Len() int { return len(t.tests) }

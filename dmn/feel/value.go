@@ -25,14 +25,17 @@ import (
 //	*Function       function
 type Value = any
 
-// decCtx is the decimal128 arithmetic context every FEEL number operation uses.
-var decCtx = apd.Context{
+// DecimalContext is the decimal128 arithmetic context of FEEL numbers
+// (34 digits, half-even rounding). Treat it as read-only.
+var DecimalContext = apd.Context{
 	Precision:   34,
 	MaxExponent: 6144,
 	MinExponent: -6143,
 	Traps:       apd.DefaultTraps,
 	Rounding:    apd.RoundHalfEven,
 }
+
+var decCtx = &DecimalContext
 
 // Number returns the FEEL number for an int64.
 func Number(i int64) *apd.Decimal { return apd.New(i, 0) }
@@ -106,6 +109,8 @@ type Range struct {
 	Start, End                   Value
 	StartIncluded, EndIncluded   bool
 	StartUnbounded, EndUnbounded bool
+	// op is '=' or '!' for the unary tests "= x" and "!= x" used as values.
+	op byte
 }
 
 // Function is a FEEL function value: a built-in, a user-defined lambda, a
@@ -257,6 +262,16 @@ func writeValue(b *strings.Builder, v Value, quote bool) {
 		}
 		b.WriteByte('}')
 	case Range:
+		switch x.op {
+		case '=':
+			b.WriteString("= ")
+			writeValue(b, x.Start, true)
+			return
+		case '!':
+			b.WriteString("!= ")
+			writeValue(b, x.Start, true)
+			return
+		}
 		if x.StartUnbounded {
 			if x.EndIncluded {
 				b.WriteString("<= ")

@@ -216,7 +216,7 @@ func Equal(expected, actual feel.Value) bool {
 	switch e := expected.(type) {
 	case *apd.Decimal:
 		a, ok := actual.(*apd.Decimal)
-		return ok && e.Cmp(a) == 0
+		return ok && numbersEqual(e, a)
 	case []feel.Value:
 		a, ok := actual.([]feel.Value)
 		if !ok || len(a) != len(e) {
@@ -250,6 +250,33 @@ func Equal(expected, actual feel.Value) bool {
 	}
 	r, ok := feel.Equal(expected, actual).(bool)
 	return ok && r && feel.Kind(expected) == feel.Kind(actual)
+}
+
+// numbersEqual compares an expected number with an actual one. Exact
+// equality always counts. Expected values written with eight or more
+// significant digits are often results of binary floating point or printed
+// rounded (2778.69354943277, 0.36787944), so such a value also matches an
+// actual value that rounds to it at its number of decimals, or that is
+// within a relative 1e-12 of it.
+func numbersEqual(e, a *apd.Decimal) bool {
+	if e.Cmp(a) == 0 {
+		return true
+	}
+	if e.NumDigits() < 8 {
+		return false
+	}
+	ctx := apd.BaseContext.WithPrecision(50)
+	ctx.Rounding = apd.RoundHalfUp
+	var r apd.Decimal
+	if _, err := ctx.Quantize(&r, a, e.Exponent); err == nil && r.Cmp(e) == 0 {
+		return true
+	}
+	var diff, lim apd.Decimal
+	ctx.Sub(&diff, a, e)
+	diff.Abs(&diff)
+	ctx.Mul(&lim, e, apd.New(1, -12))
+	lim.Abs(&lim)
+	return diff.Cmp(&lim) <= 0
 }
 
 // Status of a test case in the results CSV.
@@ -407,8 +434,11 @@ func runCase(ctx context.Context, m *dmn.Model, main *dmn.Definitions, c *TestCa
 			expected = r.Expected.FEEL()
 		}
 		if r.ErrorResult {
+			// an error result is null with at least one message explaining it
 			if actual != nil {
 				problems = append(problems, fmt.Sprintf("%s: expected an error (null), got %s", r.Name, feel.Literal(actual)))
+			} else if len(msgs) == 0 {
+				problems = append(problems, fmt.Sprintf("%s: expected an error, got null without a message", r.Name))
 			}
 			continue
 		}
