@@ -42,6 +42,9 @@ type DecisionResult struct {
 // first and the requested decision last.
 type Result struct {
 	Decisions []DecisionResult
+	// Messages are all messages of the evaluation in order, including
+	// those about inputs that do not conform to their type.
+	Messages []string
 }
 
 // Value returns the value of the decision with the given name or id.
@@ -112,7 +115,7 @@ func (m *Model) EvaluateWith(ctx context.Context, decision string, inputs map[st
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	return Result{Decisions: ev.results}, nil
+	return Result{Decisions: ev.results, Messages: ev.rt.Warnings}, nil
 }
 
 // EvaluateAll evaluates every decision of the main model.
@@ -126,7 +129,7 @@ func (m *Model) EvaluateAll(ctx context.Context, inputs map[string]any, opts Eva
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	return Result{Decisions: ev.results}, nil
+	return Result{Decisions: ev.results, Messages: ev.rt.Warnings}, nil
 }
 
 func (m *Model) newEvaluation(ctx context.Context, inputs map[string]any, rt *feel.Runtime) *evaluation {
@@ -472,10 +475,15 @@ func (m *Model) callService(ctx context.Context, e *element, rt *feel.Runtime, n
 }
 
 func (ev *evaluation) serviceResult(e *element, v feel.Value) feel.Value {
-	if e.typ != nil && v != nil && e.typ.Kind != feel.KindFunction {
-		cv, ok := e.typ.Coerce(v)
+	t := e.typ
+	if t != nil && t.Kind == feel.KindFunction {
+		// a function type on the service variable types its result
+		t = t.Result
+	}
+	if t != nil && v != nil {
+		cv, ok := t.Coerce(v)
 		if !ok {
-			return ev.rt.Warnf("decision service %q: result does not conform to %s", e.name, e.typ)
+			return ev.rt.Warnf("decision service %q: result does not conform to %s", e.name, t)
 		}
 		return cv
 	}
@@ -519,7 +527,7 @@ func (m *Model) EvaluateService(ctx context.Context, service string, inputs map[
 		}
 		out = ev.serviceResult(e, c)
 	}
-	return Result{Decisions: ev.results}, out, ctx.Err()
+	return Result{Decisions: ev.results, Messages: rt.Warnings}, out, ctx.Err()
 }
 
 // ---- model listing ----

@@ -406,13 +406,12 @@ func runCase(ctx context.Context, m *dmn.Model, main *dmn.Definitions, c *TestCa
 			if err != nil {
 				return Outcome{Status: Failure, Detail: err.Error()}
 			}
-			if d, ok := res.Decision(r.Name); ok {
-				actual, msgs = d.Value, d.Messages
-			} else {
-				actual = out
-			}
-			if r.Name == c.InvocableName {
-				actual = out
+			// the service's value: its single output, or the entry of its result context
+			actual, msgs = out, res.Messages
+			if oc, ok := out.(*feel.Context); ok {
+				if v, has := oc.Get(r.Name); has {
+					actual = v
+				}
 			}
 		case "bkm":
 			v, warns, err := m.Invoke(ctx, c.InvocableName, inputs, opts)
@@ -428,6 +427,9 @@ func runCase(ctx context.Context, m *dmn.Model, main *dmn.Definitions, c *TestCa
 			}
 			d := res.Main()
 			actual, msgs = d.Value, d.Messages
+			if actual == nil && len(msgs) == 0 {
+				msgs = res.Messages
+			}
 		}
 		var expected feel.Value
 		if r.Expected != nil {
