@@ -3,6 +3,7 @@ package graph
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -211,7 +212,7 @@ func TestConformanceRoundTrip(t *testing.T) {
 	for _, s := range suites {
 		t.Run(s.name, func(t *testing.T) {
 			tests := readManifest(t, filepath.Join(root, "rdf", "rdf11", s.dir))
-			n := 0
+			n, inexpressible := 0, 0
 			for _, st := range tests {
 				if strings.Contains(st.kind, "Negative") {
 					continue
@@ -226,7 +227,7 @@ func TestConformanceRoundTrip(t *testing.T) {
 					t.Errorf("%s: %v", st.name, err)
 					continue
 				}
-				for _, out := range []Format{s.format, NQuads, TriG, Turtle, JSONLD} {
+				for _, out := range []Format{s.format, NQuads, TriG, Turtle, JSONLD, RDFXML} {
 					if !out.HasNamedGraphs() && len(d.Names()) > 0 {
 						continue
 					}
@@ -237,7 +238,14 @@ func TestConformanceRoundTrip(t *testing.T) {
 						opt = WriteOptions{Prefixes: pfx, Base: st.base}
 					}
 					var buf bytes.Buffer
-					if err := WriteDataset(&buf, out, d, opt); err != nil {
+					err := WriteDataset(&buf, out, d, opt)
+					if out == RDFXML && errors.Is(err, ErrUnsupported) {
+						// Predicates such as <http://a/1> and control
+						// characters have no RDF/XML form.
+						inexpressible++
+						continue
+					}
+					if err != nil {
 						t.Errorf("%s: writing %v: %v", st.name, out, err)
 						continue
 					}
@@ -252,7 +260,7 @@ func TestConformanceRoundTrip(t *testing.T) {
 					n++
 				}
 			}
-			t.Logf("%s: %d round trips", s.name, n)
+			t.Logf("%s: %d round trips (%d documents not expressible in RDF/XML)", s.name, n, inexpressible)
 			if n == 0 {
 				t.Errorf("%s: no evaluation tests found", s.name)
 			}

@@ -247,3 +247,18 @@ func TestPrefixes(t *testing.T) {
 		}
 	}
 }
+
+func TestKnakkBridge(t *testing.T) {
+	for _, term := range []Term{ex("a"), Blank("x1"), String("s"), LangLiteral("s", "nl-BE"), Literal("3", XSDInteger)} {
+		k, err := ToKnakk(term)
+		if err != nil {
+			t.Fatalf("ToKnakk(%v): %v", term, err)
+		}
+		if back := FromKnakk(k); back != term {
+			t.Errorf("ToKnakk/FromKnakk(%v) = %v", term, back)
+		}
+	}
+	if _, err := ToKnakk(Term{}); err == nil {
+		t.Error("ToKnakk of the zero Term succeeded")
+	}
+}

@@ -1,14 +1,729 @@
 package graph
 
 import (
+	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
-func parseRDFXML(r io.Reader, opt ParseOptions, emit func(Quad) error) error {
-	return fmt.Errorf("%w: RDF/XML parsing not yet implemented", ErrUnsupported)
+// RDF/XML (RDF 1.1 XML Syntax) is read with encoding/xml, streaming: each
+// triple is emitted as soon as its element is read.
+
+const (
+	xmlNS         = "http://www.w3.org/XML/1998/namespace"
+	rdfXMLLiteral = RDF + "XMLLiteral"
+)
+
+type rxContext struct {
+	base, lang string
 }
 
-func writeRDFXML(w io.Writer, g *Graph, opt WriteOptions) error {
-	return fmt.Errorf("%w: RDF/XML writing not yet implemented", ErrUnsupported)
+type rxParser struct {
+	dec    *xml.Decoder
+	emitFn func(Quad) error
+	blanks *blankLabels
+	graph  Term
+	ids    map[string]bool // rdf:ID values used, per base-resolved IRI
+	depth  int
+	// namespace prefixes in scope, for XML literals: one frame per element
+	nsStack []map[string]string
+}
+
+func parseRDFXML(r io.Reader, opt ParseOptions, emit func(Quad) error) (err error) {
+	p := &rxParser{
+		dec:    xml.NewDecoder(r),
+		emitFn: emit,
+		blanks: newBlankLabels(opt.BlankScope),
+		graph:  opt.Graph,
+		ids:    map[string]bool{},
+	}
+	p.dec.Strict = true
+	defer func() {
+		if e := recover(); e != nil {
+			b, ok := e.(bail)
+			if !ok {
+				panic(e)
+			}
+			err = b.err
+		}
+	}()
+	p.document(rxContext{base: opt.Base})
+	return nil
+}
+
+func (p *rxParser) fail(format string, args ...any) {
+	line, col := p.dec.InputPos()
+	panic(bail{&ParseError{Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}})
+}
+
+// token returns the next XML token, failing on XML errors and at the end
+// of input.
+func (p *rxParser) token() xml.Token {
+	tok, err := p.dec.Token()
+	if err == io.EOF {
+		p.fail("unexpected end of input")
+	}
+	if err != nil {
+		p.xmlError(err)
+	}
+	switch t := tok.(type) {
+	case xml.StartElement:
+		p.nsStack = append(p.nsStack, nsFrame(t))
+	case xml.EndElement:
+		p.nsStack = p.nsStack[:len(p.nsStack)-1]
+	}
+	return tok
+}
+
+func (p *rxParser) xmlError(err error) {
+	var se *xml.SyntaxError
+	if errors.As(err, &se) {
+		_, col := p.dec.InputPos()
+		panic(bail{&ParseError{Line: se.Line, Column: col, Msg: "XML: " + se.Msg}})
+	}
+	panic(bail{err})
+}
+
+func (p *rxParser) emit(s, pr, o Term) {
+	if err := p.emitFn(Quad{s, pr, o, p.graph}); err != nil {
+		panic(bail{err})
+	}
+}
+
+func isSpace(s string) bool {
+	return strings.TrimLeft(s, " \t\r\n") == ""
+}
+
+func (p *rxParser) document(ctx rxContext) {
+	for {
+		tok, err := p.dec.Token()
+		if err == io.EOF {
+			p.fail("expected an RDF/XML element, found end of input")
+		}
+		if err != nil {
+			p.xmlError(err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			p.nsStack = append(p.nsStack[:0], nsFrame(t))
+			if t.Name.Space == RDF && t.Name.Local == "RDF" {
+				p.rdfRoot(t, ctx)
+			} else {
+				p.nodeElement(t, ctx)
+			}
+			p.trailer()
+			return
+		case xml.CharData:
+			if !isSpace(string(t)) {
+				p.fail("expected an RDF/XML element, found text")
+			}
+		}
+	}
+}
+
+func nsFrame(t xml.StartElement) map[string]string {
+	frame := map[string]string{}
+	for _, a := range t.Attr {
+		switch {
+		case a.Name.Space == "xmlns":
+			frame[a.Name.Local] = a.Value
+		case a.Name.Space == "" && a.Name.Local == "xmlns":
+			frame[""] = a.Value
+		}
+	}
+	return frame
+}
+
+// trailer checks that nothing but white space, comments and processing
+// instructions follows the root element.
+func (p *rxParser) trailer() {
+	for {
+		tok, err := p.dec.Token()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			p.xmlError(err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			p.fail("unexpected element %s after the document element", t.Name.Local)
+		case xml.CharData:
+			if !isSpace(string(t)) {
+				p.fail("unexpected text after the document element")
+			}
+		}
+	}
+}
+
+// scope applies xml:base and xml:lang.
+func (p *rxParser) scope(t xml.StartElement, ctx rxContext) rxContext {
+	for _, a := range t.Attr {
+		if a.Name.Space == xmlNS {
+			switch a.Name.Local {
+			case "base":
+				ctx.base = ResolveIRI(ctx.base, a.Value)
+				if i := strings.IndexByte(ctx.base, '#'); i >= 0 {
+					ctx.base = ctx.base[:i]
+				}
+			case "lang":
+				ctx.lang = a.Value
+			}
+		}
+	}
+	return ctx
+}
+
+func (p *rxParser) rdfRoot(t xml.StartElement, ctx rxContext) {
+	ctx = p.scope(t, ctx)
+	for _, a := range t.Attr {
+		if !ignorableAttr(a) {
+			p.fail("unexpected attribute %s on rdf:RDF", attrName(a))
+		}
+	}
+	for {
+		switch t := p.token().(type) {
+		case xml.StartElement:
+			p.nodeElement(t, ctx)
+		case xml.EndElement:
+			return
+		case xml.CharData:
+			if !isSpace(string(t)) {
+				p.fail("expected a node element, found text")
+			}
+		}
+	}
+}
+
+// ignorableAttr reports whether a is a namespace declaration or an xml:
+// attribute (xml:base and xml:lang are applied by scope).
+func ignorableAttr(a xml.Attr) bool {
+	return a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns" ||
+		a.Name.Space == xmlNS || strings.HasPrefix(strings.ToLower(a.Name.Local), "xml") && a.Name.Space == ""
+}
+
+func attrName(a xml.Attr) string {
+	if a.Name.Space == RDF {
+		return "rdf:" + a.Name.Local
+	}
+	return a.Name.Space + a.Name.Local
+}
+
+// rdfAttr returns the local name when a is in the rdf: namespace (or is
+// one of the unqualified names RDF/XML accepts as such).
+func rdfAttr(a xml.Attr) (string, bool) {
+	if a.Name.Space == RDF {
+		return a.Name.Local, true
+	}
+	if a.Name.Space == "" {
+		switch a.Name.Local {
+		case "about", "ID", "resource", "parseType", "type", "nodeID", "datatype":
+			return a.Name.Local, true
+		}
+	}
+	return "", false
+}
+
+var (
+	coreSyntaxTerms = map[string]bool{"RDF": true, "ID": true, "about": true, "parseType": true,
+		"resource": true, "nodeID": true, "datatype": true}
+	oldTerms = map[string]bool{"aboutEach": true, "aboutEachPrefix": true, "bagID": true}
+)
+
+func (p *rxParser) enter() {
+	p.depth++
+	if p.depth > maxNesting {
+		p.fail("elements nested deeper than %d levels", maxNesting)
+	}
+}
+
+func (p *rxParser) idIRI(ctx rxContext, id string) Term {
+	if !isNCName(id) {
+		p.fail("rdf:ID %q is not an XML name", id)
+	}
+	iri := ResolveIRI(ctx.base, "#"+id)
+	if p.ids[iri] {
+		p.fail("rdf:ID %q used twice", id)
+	}
+	p.ids[iri] = true
+	return IRI(iri)
+}
+
+func (p *rxParser) nodeID(id string) Term {
+	if !isNCName(id) {
+		p.fail("rdf:nodeID %q is not an XML name", id)
+	}
+	return p.blanks.labelled([]byte(id))
+}
+
+// nodeElement parses a node element (its start tag already read) and
+// returns its subject.
+func (p *rxParser) nodeElement(t xml.StartElement, ctx rxContext) Term {
+	p.enter()
+	defer func() { p.depth-- }()
+	ctx = p.scope(t, ctx)
+	if t.Name.Space == "" {
+		p.fail("element %s has no namespace", t.Name.Local)
+	}
+	if t.Name.Space == RDF && (coreSyntaxTerms[t.Name.Local] || oldTerms[t.Name.Local] || t.Name.Local == "li") {
+		p.fail("rdf:%s is not allowed as a node element", t.Name.Local)
+	}
+	var subj Term
+	set := 0
+	for _, a := range t.Attr {
+		name, ok := rdfAttr(a)
+		if !ok {
+			continue
+		}
+		switch name {
+		case "ID":
+			subj = p.idIRI(ctx, a.Value)
+			set++
+		case "nodeID":
+			subj = p.nodeID(a.Value)
+			set++
+		case "about":
+			subj = IRI(ResolveIRI(ctx.base, a.Value))
+			set++
+		}
+	}
+	if set > 1 {
+		p.fail("a node element may have only one of rdf:ID, rdf:nodeID and rdf:about")
+	}
+	if set == 0 {
+		subj = p.blanks.fresh()
+	}
+	if !(t.Name.Space == RDF && t.Name.Local == "Description") {
+		p.emit(subj, IRI(RDFType), IRI(t.Name.Space+t.Name.Local))
+	}
+	for _, a := range t.Attr {
+		if ignorableAttr(a) {
+			continue
+		}
+		name, isRDF := rdfAttr(a)
+		switch {
+		case isRDF && (name == "ID" || name == "nodeID" || name == "about"):
+		case isRDF && name == "type":
+			p.emit(subj, IRI(RDFType), IRI(ResolveIRI(ctx.base, a.Value)))
+		case isRDF && (coreSyntaxTerms[name] || oldTerms[name] || name == "li" || name == "Description"):
+			p.fail("rdf:%s is not allowed on a node element", name)
+		case a.Name.Space == "":
+			p.fail("attribute %s has no namespace", a.Name.Local)
+		default:
+			p.emit(subj, IRI(a.Name.Space+a.Name.Local), LangLiteral(a.Value, ctx.lang))
+		}
+	}
+	li := 1
+	for {
+		switch c := p.token().(type) {
+		case xml.StartElement:
+			p.propertyElement(c, subj, ctx, &li)
+		case xml.EndElement:
+			return subj
+		case xml.CharData:
+			if !isSpace(string(c)) {
+				p.fail("expected a property element, found text %q", truncate(string(c)))
+			}
+		}
+	}
+}
+
+func truncate(s string) string {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) > 30 {
+		r := []rune(s)
+		return string(r[:27]) + "..."
+	}
+	return s
+}
+
+// propertyElement parses a property element of subject s.
+func (p *rxParser) propertyElement(t xml.StartElement, s Term, ctx rxContext, li *int) {
+	p.enter()
+	defer func() { p.depth-- }()
+	ctx = p.scope(t, ctx)
+	if t.Name.Space == "" {
+		p.fail("element %s has no namespace", t.Name.Local)
+	}
+	pred := IRI(t.Name.Space + t.Name.Local)
+	if t.Name.Space == RDF {
+		switch {
+		case t.Name.Local == "li":
+			pred = IRI(RDF + "_" + strconv.Itoa(*li))
+			*li++
+		case coreSyntaxTerms[t.Name.Local] || oldTerms[t.Name.Local] || t.Name.Local == "Description":
+			p.fail("rdf:%s is not allowed as a property element", t.Name.Local)
+		}
+	}
+	var id, datatype, parseType, resource, nodeID *string
+	var props []xml.Attr
+	for _, a := range t.Attr {
+		if ignorableAttr(a) {
+			continue
+		}
+		name, isRDF := rdfAttr(a)
+		v := a.Value
+		switch {
+		case isRDF && name == "ID":
+			id = &v
+		case isRDF && name == "datatype":
+			datatype = &v
+		case isRDF && name == "parseType":
+			parseType = &v
+		case isRDF && name == "resource":
+			resource = &v
+		case isRDF && name == "nodeID":
+			nodeID = &v
+		case isRDF && name == "type":
+			props = append(props, a)
+		case isRDF && (coreSyntaxTerms[name] || oldTerms[name] || name == "li" || name == "Description"):
+			p.fail("rdf:%s is not allowed on a property element", name)
+		case a.Name.Space == "":
+			p.fail("attribute %s has no namespace", a.Name.Local)
+		default:
+			props = append(props, a)
+		}
+	}
+	reify := func(o Term) {
+		if id == nil {
+			return
+		}
+		st := p.idIRI(ctx, *id)
+		p.emit(st, IRI(RDFType), IRI(RDF+"Statement"))
+		p.emit(st, IRI(RDF+"subject"), s)
+		p.emit(st, IRI(RDF+"predicate"), pred)
+		p.emit(st, IRI(RDF+"object"), o)
+	}
+	if parseType != nil {
+		if datatype != nil || resource != nil || nodeID != nil || len(props) > 0 {
+			p.fail("rdf:parseType cannot be combined with rdf:datatype, rdf:resource, rdf:nodeID or property attributes")
+		}
+		switch *parseType {
+		case "Resource":
+			n := p.blanks.fresh()
+			p.emit(s, pred, n)
+			reify(n)
+			nli := 1
+			for {
+				switch c := p.token().(type) {
+				case xml.StartElement:
+					p.propertyElement(c, n, ctx, &nli)
+				case xml.EndElement:
+					return
+				case xml.CharData:
+					if !isSpace(string(c)) {
+						p.fail("expected a property element, found text %q", truncate(string(c)))
+					}
+				}
+			}
+		case "Collection":
+			var items []Term
+			for done := false; !done; {
+				switch c := p.token().(type) {
+				case xml.StartElement:
+					items = append(items, p.nodeElement(c, ctx))
+				case xml.EndElement:
+					done = true
+				case xml.CharData:
+					if !isSpace(string(c)) {
+						p.fail("expected a node element in the collection, found text %q", truncate(string(c)))
+					}
+				}
+			}
+			head := IRI(RDFNil)
+			nodes := make([]Term, len(items))
+			for i := range items {
+				nodes[i] = p.blanks.fresh()
+			}
+			if len(nodes) > 0 {
+				head = nodes[0]
+			}
+			p.emit(s, pred, head)
+			for i, it := range items {
+				p.emit(nodes[i], IRI(RDFFirst), it)
+				next := IRI(RDFNil)
+				if i+1 < len(nodes) {
+					next = nodes[i+1]
+				}
+				p.emit(nodes[i], IRI(RDFRest), next)
+			}
+			reify(head)
+			return
+		default: // "Literal" and any other value
+			lit := Literal(p.xmlLiteral(), rdfXMLLiteral)
+			p.emit(s, pred, lit)
+			reify(lit)
+			return
+		}
+	}
+	// Read the content: text, or one node element.
+	var text strings.Builder
+	var obj Term
+	hasNode := false
+	for done := false; !done; {
+		switch c := p.token().(type) {
+		case xml.StartElement:
+			if hasNode {
+				p.fail("a property element may contain only one node element")
+			}
+			if !isSpace(text.String()) {
+				p.fail("a property element cannot mix text and elements")
+			}
+			if datatype != nil || resource != nil || nodeID != nil || len(props) > 0 {
+				p.fail("a property element with a node element cannot have rdf:datatype, rdf:resource, rdf:nodeID or property attributes")
+			}
+			obj = p.nodeElement(c, ctx)
+			hasNode = true
+		case xml.CharData:
+			if hasNode && !isSpace(string(c)) {
+				p.fail("a property element cannot mix text and elements")
+			}
+			text.Write(c)
+		case xml.EndElement:
+			done = true
+		}
+	}
+	switch {
+	case hasNode:
+	case text.Len() > 0 || datatype != nil || resource == nil && nodeID == nil && len(props) == 0:
+		if resource != nil || nodeID != nil || len(props) > 0 {
+			p.fail("a property element with text cannot have rdf:resource, rdf:nodeID or property attributes")
+		}
+		if datatype != nil {
+			obj = Literal(text.String(), ResolveIRI(ctx.base, *datatype))
+		} else {
+			obj = LangLiteral(text.String(), ctx.lang)
+		}
+	default:
+		switch {
+		case resource != nil && nodeID != nil:
+			p.fail("a property element may not have both rdf:resource and rdf:nodeID")
+		case resource != nil:
+			obj = IRI(ResolveIRI(ctx.base, *resource))
+		case nodeID != nil:
+			obj = p.nodeID(*nodeID)
+		default:
+			obj = p.blanks.fresh()
+		}
+		for _, a := range props {
+			if name, isRDF := rdfAttr(a); isRDF && name == "type" {
+				p.emit(obj, IRI(RDFType), IRI(ResolveIRI(ctx.base, a.Value)))
+				continue
+			}
+			p.emit(obj, IRI(a.Name.Space+a.Name.Local), LangLiteral(a.Value, ctx.lang))
+		}
+	}
+	p.emit(s, pred, obj)
+	reify(obj)
+}
+
+// xmlLiteral reads the content of a parseType="Literal" element and
+// returns it in exclusive canonical XML form: namespaces declared where
+// they are first used, attributes sorted, empty elements written out.
+func (p *rxParser) xmlLiteral() string {
+	var b strings.Builder
+	// declared[i]: prefix -> namespace declared at output depth i;
+	// names[i]: the element's qualified name there
+	var declared []map[string]string
+	var names []string
+	lookup := func(prefix string) (string, bool) {
+		for i := len(declared) - 1; i >= 0; i-- {
+			if ns, ok := declared[i][prefix]; ok {
+				return ns, true
+			}
+		}
+		return "", false
+	}
+	// prefixFor finds the prefix bound to ns in the source document.
+	prefixFor := func(ns string) string {
+		for i := len(p.nsStack) - 1; i >= 0; i-- {
+			for pfx, v := range p.nsStack[i] {
+				if v == ns {
+					return pfx
+				}
+			}
+		}
+		return "ns"
+	}
+	for depth := 0; ; {
+		switch t := p.token().(type) {
+		case xml.StartElement:
+			depth++
+			frame := map[string]string{}
+			type nsDecl struct{ prefix, ns string }
+			var decls []nsDecl
+			qname := func(n xml.Name, isAttr bool) string {
+				if n.Space == "" {
+					if !isAttr {
+						if ns, ok := lookup(""); ok && ns != "" {
+							decls = append(decls, nsDecl{"", ""})
+							frame[""] = ""
+						}
+					}
+					return n.Local
+				}
+				pfx := prefixFor(n.Space)
+				if isAttr && pfx == "" {
+					pfx = "ns"
+				}
+				if ns, ok := frame[pfx]; ok && ns == n.Space {
+					return qualify(pfx, n.Local)
+				}
+				if _, ok := frame[pfx]; !ok {
+					if ns, ok := lookup(pfx); !ok || ns != n.Space {
+						decls = append(decls, nsDecl{pfx, n.Space})
+						frame[pfx] = n.Space
+					}
+				}
+				return qualify(pfx, n.Local)
+			}
+			name := qname(t.Name, false)
+			type attr struct{ ns, local, qname, value string }
+			var attrs []attr
+			for _, a := range t.Attr {
+				if a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns" {
+					continue
+				}
+				qn := a.Name.Local
+				if a.Name.Space == xmlNS {
+					qn = "xml:" + a.Name.Local
+				} else if a.Name.Space != "" {
+					qn = qname(a.Name, true)
+				}
+				attrs = append(attrs, attr{a.Name.Space, a.Name.Local, qn, a.Value})
+			}
+			declared = append(declared, frame)
+			names = append(names, name)
+			slices.SortFunc(decls, func(x, y nsDecl) int { return strings.Compare(x.prefix, y.prefix) })
+			slices.SortFunc(attrs, func(x, y attr) int {
+				if c := strings.Compare(x.ns, y.ns); c != 0 {
+					return c
+				}
+				return strings.Compare(x.local, y.local)
+			})
+			b.WriteByte('<')
+			b.WriteString(name)
+			for _, d := range decls {
+				if d.prefix == "" {
+					b.WriteString(` xmlns="`)
+				} else {
+					b.WriteString(` xmlns:` + d.prefix + `="`)
+				}
+				writeC14NAttr(&b, d.ns)
+				b.WriteByte('"')
+			}
+			for _, a := range attrs {
+				b.WriteString(" " + a.qname + `="`)
+				writeC14NAttr(&b, a.value)
+				b.WriteByte('"')
+			}
+			b.WriteByte('>')
+		case xml.EndElement:
+			if depth == 0 {
+				return b.String()
+			}
+			depth--
+			b.WriteString("</" + names[len(names)-1] + ">")
+			declared = declared[:len(declared)-1]
+			names = names[:len(names)-1]
+		case xml.CharData:
+			writeC14NText(&b, string(t))
+		case xml.Comment:
+			// Comments are dropped, as in canonical XML without comments.
+		case xml.ProcInst:
+			b.WriteString("<?" + t.Target)
+			if len(t.Inst) > 0 {
+				b.WriteString(" " + string(t.Inst))
+			}
+			b.WriteString("?>")
+		}
+	}
+}
+
+func qualify(prefix, local string) string {
+	if prefix == "" {
+		return local
+	}
+	return prefix + ":" + local
+}
+
+func writeC14NText(b *strings.Builder, s string) {
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '\r':
+			b.WriteString("&#xD;")
+		default:
+			b.WriteRune(r)
+		}
+	}
+}
+
+func writeC14NAttr(b *strings.Builder, s string) {
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '"':
+			b.WriteString("&quot;")
+		case '\t':
+			b.WriteString("&#x9;")
+		case '\n':
+			b.WriteString("&#xA;")
+		case '\r':
+			b.WriteString("&#xD;")
+		default:
+			b.WriteRune(r)
+		}
+	}
+}
+
+// isNCName reports whether s is an XML NCName (a name without colons).
+func isNCName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if i == 0 {
+			if !isNameStart(r) {
+				return false
+			}
+			continue
+		}
+		if !isNameChar(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func isNameStart(r rune) bool {
+	return r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' ||
+		r >= 0xC0 && r <= 0xD6 || r >= 0xD8 && r <= 0xF6 || r >= 0xF8 && r <= 0x2FF ||
+		r >= 0x370 && r <= 0x37D || r >= 0x37F && r <= 0x1FFF || r >= 0x200C && r <= 0x200D ||
+		r >= 0x2070 && r <= 0x218F || r >= 0x2C00 && r <= 0x2FEF || r >= 0x3001 && r <= 0xD7FF ||
+		r >= 0xF900 && r <= 0xFDCF || r >= 0xFDF0 && r <= 0xFFFD || r >= 0x10000 && r <= 0xEFFFF
+}
+
+func isNameChar(r rune) bool {
+	return isNameStart(r) || r == '-' || r == '.' || r >= '0' && r <= '9' || r == 0xB7 ||
+		r >= 0x300 && r <= 0x36F || r >= 0x203F && r <= 0x2040
+}
+
+// isXMLChar reports whether r may appear in an XML 1.0 document.
+func isXMLChar(r rune) bool {
+	return r == 0x9 || r == 0xA || r == 0xD || r >= 0x20 && r <= 0xD7FF ||
+		r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
 }
