@@ -37,12 +37,18 @@ type Path struct {
 	Elems []*Path
 }
 
-// String writes the path in SPARQL property-path syntax with full IRIs.
-func (p *Path) String() string { return p.Format(nil) }
+// String writes the path in SPARQL property-path syntax with full IRIs,
+// e.g. "<http://example.org/p>/^<http://example.org/q>".
+func (p *Path) String() string {
+	var b strings.Builder
+	p.format(&b, nil, false)
+	return b.String()
+}
 
 // Format writes the path in SPARQL property-path syntax, abbreviating IRIs
-// with the given prefixes; an IRI no prefix fits is written in full
-// (without angle brackets when the whole path is that one IRI).
+// with the given prefixes, e.g. "dct:title" or "(foaf:knows/foaf:name)*".
+// An IRI no prefix fits is written in full: in angle brackets inside a
+// complex path, bare when the whole path is that one IRI.
 func (p *Path) Format(prefixes *graph.Prefixes) string {
 	if p.Kind == PredicatePath {
 		if c, ok := prefixes.Compact(p.IRI.Value); ok {
@@ -230,6 +236,13 @@ func (s *termSet) add(t graph.Term) bool {
 	s.seen[t] = struct{}{}
 	s.list = append(s.list, t)
 	return true
+}
+
+// Values returns the distinct nodes reached from focus by p in g (the value
+// nodes of a property shape with this path), in index order for a single
+// predicate and in order of discovery otherwise.
+func (p *Path) Values(g *graph.Graph, focus graph.Term) []graph.Term {
+	return pathValues(g, p, focus, nil)
 }
 
 // pathValues appends to dst the distinct nodes reached from focus by p in
