@@ -172,6 +172,10 @@ func TestSemanticOverlap(t *testing.T) {
 			if strings.Join(msgs, "\n") != strings.Join(want, "\n") {
 				t.Errorf("got\n%s\nwant\n%s", strings.Join(msgs, "\n"), strings.Join(want, "\n"))
 			}
+			// The FEEL engine agrees that both rules match each example.
+			for _, m := range msgs {
+				checkExample(t, c.cols, c.rows, m)
+			}
 			// Each issue sits on the later rule of its pair.
 			for i, is := range got {
 				if i >= len(c.want) {

@@ -133,6 +133,8 @@ type treeBuilder struct {
 }
 
 func (b *treeBuilder) fail(line, col int, format string, args ...any) *parseError {
+	// encoding/xml reports column 0 after stepping back over a newline.
+	col = max(col, 1)
 	return &parseError{line: line, col: col, msg: fmt.Sprintf(format, args...)}
 }
 
