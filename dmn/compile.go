@@ -10,9 +10,13 @@ import (
 
 // Options change how a model is compiled and evaluated.
 type Options struct {
-	// Operaton enables Operaton / Camunda 7 compatibility: the outputs of a
-	// required decision are also in scope by output name (the entries of
-	// its result context, or the single output of a decision table).
+	// Operaton makes Evaluate behave like the Operaton / Camunda 7 DMN
+	// engine: required decisions are evaluated depth-first in document
+	// order and share one variable map with the inputs; each result is
+	// merged into it by output name (one matched row: its entries; several
+	// rows, COLLECT or RULE ORDER: a list per output; no row: nothing). A
+	// reference to a variable that is not in the map fails the evaluation
+	// with an *EvalError. Inputs are not converted against typeRefs.
 	Operaton bool
 }
 
@@ -416,21 +420,15 @@ func (e *element) computeScope() []string {
 		} else {
 			add(r.name)
 		}
-		if e.defs.m.opts.Operaton && r.kind == kDecision && r.dec != nil {
-			if dt, ok := r.dec.Logic.(*DecisionTable); ok {
-				for _, o := range dt.Outputs {
-					if o.Name != "" {
-						add(o.Name)
-					}
-				}
-			}
-		}
 	}
 	return names
 }
 
 func (cd *compiledDefs) compileDecision(e *element) {
 	e.scopeNames = e.computeScope()
+	if cd.m.opts.Operaton {
+		e.scopeNames = cd.operatonScope(e.scopeNames)
+	}
 	if e.dec.Logic == nil {
 		return
 	}

@@ -110,6 +110,9 @@ func (m *Model) EvaluateWith(ctx context.Context, decision string, inputs map[st
 	if e == nil {
 		return Result{}, fmt.Errorf("%w %q", ErrUnknownDecision, decision)
 	}
+	if m.opts.Operaton {
+		return m.evaluateOperaton(ctx, e, inputs, opts)
+	}
 	ev := m.newEvaluation(ctx, inputs, &feel.Runtime{Now: opts.Now})
 	ev.value(e)
 	if err := ctx.Err(); err != nil {
@@ -316,35 +319,13 @@ func (ev *evaluation) scope(e *element) *feel.Env {
 		names = append(names, r.name)
 		vals = append(vals, v)
 	}
-	var extraNames []string
-	var extraVals []feel.Value
 	for _, r := range e.reqs {
-		v := ev.value(r)
-		bind(r, v)
-		if ev.m.opts.Operaton && r.kind == kDecision {
-			switch x := v.(type) {
-			case *feel.Context:
-				for i := 0; i < x.Len(); i++ {
-					k, kv := x.Entry(i)
-					extraNames = append(extraNames, k)
-					extraVals = append(extraVals, kv)
-				}
-			default:
-				if r.table != nil && len(r.table.outNames) == 1 && r.table.dt.Outputs[0].Name != "" {
-					extraNames = append(extraNames, r.table.dt.Outputs[0].Name)
-					extraVals = append(extraVals, v)
-				}
-			}
-		}
+		bind(r, ev.value(r))
 	}
 	for _, k := range e.knows {
 		bind(k, k.fn)
 	}
-	env := feel.NewEnv(ev.rt, nil)
-	if extraNames != nil {
-		env = env.WithFrame(extraNames, extraVals)
-	}
-	return env.WithFrame(names, vals)
+	return feel.NewEnv(ev.rt, nil).WithFrame(names, vals)
 }
 
 // ---- business knowledge models and decision services ----

@@ -18,6 +18,9 @@ type Runtime struct {
 	Warnings []string
 	// MaxWarnings caps Warnings (0: 100).
 	MaxWarnings int
+	// Unknown collects the names of variables that were referenced but not
+	// found (they evaluate to null).
+	Unknown []string
 }
 
 func (rt *Runtime) warn(msg string) Value {
@@ -364,6 +367,9 @@ func (c *compiler) compileName(name string) evalFn {
 		}
 		if b != nil {
 			return b
+		}
+		if len(env.rt.Unknown) < 100 {
+			env.rt.Unknown = append(env.rt.Unknown, name)
 		}
 		return env.rt.warnf("unknown variable %q", name)
 	}
