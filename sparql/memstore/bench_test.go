@@ -1,0 +1,98 @@
+package memstore
+
+import (
+	"bytes"
+	"context"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/regelkit/regelkit/sparql/graph"
+	"github.com/regelkit/regelkit/sparql/memstore/catalog"
+)
+
+// The benchmarks run on the 10,000-model catalogue (about 500,000
+// triples) that the explorer's discovery queries target.
+
+var (
+	benchOnce  sync.Once
+	benchStore *Store
+	benchNT    []byte
+)
+
+func catalogNTriples() []byte {
+	var buf bytes.Buffer
+	if err := catalog.WriteNTriples(&buf, catalog.Options{Models: 10000}); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+}
+
+func catalogStore(b *testing.B) *Store {
+	benchOnce.Do(func() {
+		benchNT = catalogNTriples()
+		benchStore = New()
+		if err := benchStore.Load(context.Background(), bytes.NewReader(benchNT), graph.NTriples); err != nil {
+			panic(err)
+		}
+	})
+	return benchStore
+}
+
+// BenchmarkLoadCatalog parses and indexes the N-Triples catalogue and
+// reports the heap the store keeps per triple.
+func BenchmarkLoadCatalog(b *testing.B) {
+	nt := catalogNTriples()
+	b.SetBytes(int64(len(nt)))
+	b.ResetTimer()
+	var s *Store
+	for i := 0; i < b.N; i++ {
+		s = nil
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		s = New()
+		if err := s.Load(context.Background(), bytes.NewReader(nt), graph.NTriples); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		runtime.GC()
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(s.Len()), "B/triple")
+		b.ReportMetric(float64(s.Len()), "triples")
+		b.StartTimer()
+	}
+}
+
+func benchQuery(b *testing.B, q string, wantMin int) {
+	s := catalogStore(b)
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := s.Select(ctx, q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Solutions) < wantMin {
+			b.Fatalf("%d rows, want at least %d", len(res.Solutions), wantMin)
+		}
+		b.ReportMetric(float64(len(res.Solutions)), "rows")
+	}
+}
+
+func BenchmarkDiscoveryListing(b *testing.B) { benchQuery(b, catalog.ListingQuery, 10000) }
+func BenchmarkDiscoveryPairs(b *testing.B)   { benchQuery(b, catalog.PairsQuery, 20000) }
+func BenchmarkDiscoveryCycles(b *testing.B)  { benchQuery(b, catalog.CyclesQuery, 600) }
+
+// BenchmarkPointLookup is the per-model input query the explorer runs
+// after the listing.
+func BenchmarkPointLookup(b *testing.B) {
+	benchQuery(b, `PREFIX cpsv: <http://purl.org/vocab/cpsv#> PREFIX dct: <http://purl.org/dc/terms/>
+SELECT ?v ?id ?title ?type WHERE { ?v cpsv:isRequiredBy <https://regels.example.org/model/4242> ; dct:identifier ?id ; dct:title ?title ; dct:type ?type } ORDER BY ?id`, 3)
+}
+
+func BenchmarkFilterContains(b *testing.B) {
+	benchQuery(b, `PREFIX dct: <http://purl.org/dc/terms/>
+SELECT ?m ?t WHERE { ?m dct:title ?t FILTER(CONTAINS(STR(?t), "4242")) }`, 1)
+}
