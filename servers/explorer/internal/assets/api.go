@@ -1,0 +1,474 @@
+package assets
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/gorilla/mux"
+
+	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/openapi"
+)
+
+// Error codes of the asset endpoints besides INVALID_REQUEST, NOT_FOUND,
+// MALFORMED_BODY and PAYLOAD_TOO_LARGE.
+const (
+	CodeDBNotConfigured = "DB_NOT_CONFIGURED" // 503: no database URL configured
+	CodeDBUnavailable   = "DB_UNAVAILABLE"    // 503: the database cannot be reached now
+	CodeProcessIDTaken  = "PROCESS_ID_TAKEN"  // 409: bpmnProcessId held by another id of the organisation
+	CodeReadOnlyAsset   = "READONLY_ASSET"    // 409: the row is read-only
+	CodeUpsertFailed    = "UPSERT_FAILED"     // 500
+	CodeListFailed      = "LIST_FAILED"       // 500
+	CodeDeleteFailed    = "DELETE_FAILED"     // 500
+	CodeLookupFailed    = "LOOKUP_FAILED"     // 500
+)
+
+// Deps are the endpoints' dependencies.
+type Deps struct {
+	// Store is the asset database; nil when none is configured, and every
+	// endpoint answers 503 DB_NOT_CONFIGURED.
+	Store *Store
+	// Logger receives storage failures; nil discards them.
+	Logger *slog.Logger
+}
+
+type handlers struct {
+	store *Store
+	log   *slog.Logger
+}
+
+// Register adds the /v1/assets routes (they have no legacy aliases).
+func Register(r *httpapi.Router, deps Deps) {
+	h := &handlers{store: deps.Store, log: deps.Logger}
+	if h.log == nil {
+		h.log = slog.New(slog.DiscardHandler)
+	}
+	tags := []string{"assets"}
+	common := func(extra map[string]openapi.Response) map[string]openapi.Response {
+		out := map[string]openapi.Response{
+			"503": errorResponse("no database configured (DB_NOT_CONFIGURED) or the database is unreachable (DB_UNAVAILABLE); "+
+				"DB_NOT_CONFIGURED is answered before the body is read", CodeDBNotConfigured, CodeDBUnavailable),
+		}
+		for k, v := range extra {
+			out[k] = v
+		}
+		return out
+	}
+	upsertErrors := func(codes ...string) map[string]openapi.Response {
+		m := map[string]openapi.Response{
+			"200": {Description: "stored", Content: openapi.JSON(successSchema)},
+			"400": errorResponse("field errors, all of them joined by \"; \", or a malformed body",
+				httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody),
+			"409": errorResponse("the row is read-only (READONLY_ASSET)"+conflictNote(codes), append(codes, CodeReadOnlyAsset)...),
+			"413": errorResponse("body over 10 MB", httpapi.CodePayloadTooLarge),
+			"500": errorResponse("storage failure", CodeUpsertFailed),
+		}
+		return common(m)
+	}
+	deleteOp := func(what string) openapi.Operation {
+		return openapi.Operation{
+			Summary:     "Delete a " + what + " by id",
+			Description: "Idempotent: deleting an id that does not exist succeeds. A read-only row is kept: 409 READONLY_ASSET.",
+			Tags:        tags,
+			Responses: common(map[string]openapi.Response{
+				"200": {Description: "deleted (or absent)", Content: openapi.JSON(successSchema)},
+				"409": errorResponse("the row is read-only", CodeReadOnlyAsset),
+				"500": errorResponse("storage failure", CodeDeleteFailed),
+			}),
+		}
+	}
+
+	r.Handle("GET", "/v1/assets/bpmn", h.listProcesses, openapi.Operation{
+		Summary:     "BPMN processes",
+		Description: "Every process that is not read-only, most recently updated first, without its XML.",
+		Tags:        tags,
+		Responses: common(map[string]openapi.Response{
+			"200": {Description: "the processes", Content: openapi.JSON(envelopeOf(openapi.Array(processSchema, "")))},
+			"500": errorResponse("storage failure", CodeListFailed),
+		}),
+	})
+	r.Handle("POST", "/v1/assets/bpmn", h.upsertProcess, openapi.Operation{
+		Summary: "Create or update a BPMN process (upsert by id)",
+		Description: "An update keeps createdAt and overwrites everything else. One process per (organization, bpmnProcessId), " +
+			"an absent organization being its own value; the placeholder bpmnProcessId \"unknown\" is exempt.",
+		Tags:        tags,
+		RequestBody: openapi.Body(processBodySchema, "the process"),
+		Responses:   upsertErrors(CodeProcessIDTaken),
+	})
+	r.Handle("GET", "/v1/assets/bpmn/by-bpmn-id/{bpmnProcessId}", h.processByBPMNID, openapi.Operation{
+		Summary: "Look a BPMN process up by its process id",
+		Description: "Resolves calledElement references; read-only processes are included. Without organization any " +
+			"organisation matches (a process without one preferred).",
+		Tags: tags,
+		Parameters: []openapi.Parameter{
+			{Name: "bpmnProcessId", In: "path", Required: true, Description: "the id attribute of the BPMN process element", Schema: openapi.String("")},
+			openapi.Query("organization", "scope the look-up to this organisation; empty: processes without one", false),
+		},
+		Responses: common(map[string]openapi.Response{
+			"200": {Description: "the process", Content: openapi.JSON(envelopeOf(processXMLSchema))},
+			"404": errorResponse("no process has this id", httpapi.CodeNotFound),
+			"500": errorResponse("storage failure", CodeLookupFailed),
+		}),
+	})
+	r.Handle("DELETE", "/v1/assets/bpmn/{id}", h.deleteProcess, deleteOp("BPMN process"))
+
+	r.Handle("GET", "/v1/assets/forms", h.listForms, openapi.Operation{
+		Summary: "Form schemas", Description: "Every form that is not read-only, most recently updated first.", Tags: tags,
+		Responses: common(map[string]openapi.Response{
+			"200": {Description: "the forms", Content: openapi.JSON(envelopeOf(openapi.Array(formSchema, "")))},
+			"500": errorResponse("storage failure", CodeListFailed),
+		}),
+	})
+	r.Handle("POST", "/v1/assets/forms", h.upsertForm, openapi.Operation{
+		Summary: "Create or update a form schema (upsert by id)", Tags: tags,
+		RequestBody: openapi.Body(formBodySchema, "the form"),
+		Responses:   upsertErrors(),
+	})
+	r.Handle("DELETE", "/v1/assets/forms/{id}", h.deleteForm, deleteOp("form schema"))
+
+	r.Handle("GET", "/v1/assets/documents", h.listTemplates, openapi.Operation{
+		Summary: "Document templates", Description: "Every template that is not read-only, most recently updated first.", Tags: tags,
+		Responses: common(map[string]openapi.Response{
+			"200": {Description: "the templates", Content: openapi.JSON(envelopeOf(openapi.Array(templateSchema, "")))},
+			"500": errorResponse("storage failure", CodeListFailed),
+		}),
+	})
+	r.Handle("POST", "/v1/assets/documents", h.upsertTemplate, openapi.Operation{
+		Summary: "Create or update a document template (upsert by id)", Tags: tags,
+		RequestBody: openapi.Body(templateBodySchema, "the template"),
+		Responses:   upsertErrors(),
+	})
+	r.Handle("DELETE", "/v1/assets/documents/{id}", h.deleteTemplate, deleteOp("document template"))
+}
+
+func conflictNote(codes []string) string {
+	if len(codes) == 0 {
+		return ""
+	}
+	return " or the bpmnProcessId is used by another process of the organisation (PROCESS_ID_TAKEN, details name it)"
+}
+
+// storeFor answers DB_NOT_CONFIGURED before anything else is looked at.
+func (h *handlers) storeFor() (*Store, error) {
+	if h.store == nil {
+		return nil, httpapi.NewError(http.StatusServiceUnavailable, CodeDBNotConfigured,
+			"Asset storage needs a database; none is configured (DATABASE_URL)")
+	}
+	return h.store, nil
+}
+
+// fail maps a store error to the envelope; failCode names unexpected
+// failures.
+func (h *handlers) fail(ctx context.Context, err error, failCode, what string) error {
+	var taken *ProcessIDTakenError
+	var invalid *InvalidValueError
+	switch {
+	case errors.Is(err, ErrUnavailable):
+		h.log.WarnContext(ctx, "asset database unavailable", "error", err.Error())
+		e := httpapi.NewError(http.StatusServiceUnavailable, CodeDBUnavailable,
+			"The asset database is unavailable; try again later")
+		e.Cause = err
+		return e
+	case errors.Is(err, ErrReadOnly):
+		return httpapi.Errorf(http.StatusConflict, CodeReadOnlyAsset, "%s is read-only; it cannot be changed or deleted", what)
+	case errors.As(err, &taken):
+		e := httpapi.Errorf(http.StatusConflict, CodeProcessIDTaken,
+			"bpmnProcessId %q is already used by process %q (%s)", taken.BPMNProcessID, taken.Existing.ID, taken.Existing.Name)
+		e.Details = map[string]any{
+			"bpmnProcessId": taken.BPMNProcessID,
+			"organization":  taken.Organization,
+			"existing":      map[string]string{"id": taken.Existing.ID, "name": taken.Existing.Name, "status": taken.Existing.Status},
+		}
+		return e
+	case errors.As(err, &invalid):
+		return httpapi.InvalidRequest("a value cannot be stored: %s", invalid.Err.Error())
+	}
+	e := httpapi.Errorf(http.StatusInternalServerError, failCode, "%s: storage failed", what)
+	e.Cause = err
+	return e
+}
+
+// Response items.
+type (
+	processItem struct {
+		ID                 string   `json:"id"`
+		BPMNProcessID      string   `json:"bpmnProcessId"`
+		Name               string   `json:"name"`
+		Description        *string  `json:"description,omitempty"`
+		ProcessRole        string   `json:"processRole"`
+		CalledElement      *string  `json:"calledElement"`
+		ShellID            *string  `json:"shellId,omitempty"`
+		LinkedDMNTemplates []string `json:"linkedDmnTemplates"`
+		Status             string   `json:"status"`
+		Language           *string  `json:"language,omitempty"`
+		Organization       *string  `json:"organization,omitempty"`
+		ReadOnly           bool     `json:"readonly"`
+		SchemaVersion      int      `json:"schemaVersion"`
+		CreatedAt          string   `json:"createdAt"`
+		UpdatedAt          string   `json:"updatedAt"`
+	}
+	processXML struct {
+		ID            string `json:"id"`
+		BPMNProcessID string `json:"bpmnProcessId"`
+		XML           string `json:"xml"`
+	}
+	formItem struct {
+		ID            string          `json:"id"`
+		Name          string          `json:"name"`
+		Description   *string         `json:"description,omitempty"`
+		Schema        json.RawMessage `json:"schema"`
+		Status        string          `json:"status"`
+		SchemaVersion int             `json:"schemaVersion"`
+		Language      *string         `json:"language,omitempty"`
+		Organization  *string         `json:"organization,omitempty"`
+		ReadOnly      bool            `json:"readonly"`
+		CreatedAt     string          `json:"createdAt"`
+		UpdatedAt     string          `json:"updatedAt"`
+	}
+	templateItem struct {
+		ID            string          `json:"id"`
+		Name          string          `json:"name"`
+		Description   *string         `json:"description,omitempty"`
+		ProcessKey    *string         `json:"processKey,omitempty"`
+		ServiceID     *string         `json:"serviceId,omitempty"`
+		SchemaVersion int             `json:"schemaVersion"`
+		Zones         json.RawMessage `json:"zones"`
+		Bindings      json.RawMessage `json:"bindings"`
+		Assets        json.RawMessage `json:"assets"`
+		Status        string          `json:"status"`
+		Language      *string         `json:"language,omitempty"`
+		Organization  *string         `json:"organization,omitempty"`
+		ReadOnly      bool            `json:"readonly"`
+		CreatedAt     string          `json:"createdAt"`
+		UpdatedAt     string          `json:"updatedAt"`
+	}
+)
+
+func (h *handlers) listProcesses(w http.ResponseWriter, r *http.Request) error {
+	s, err := h.storeFor()
+	if err != nil {
+		return err
+	}
+	ps, err := s.ListProcesses(r.Context())
+	if err != nil {
+		return h.fail(r.Context(), err, CodeListFailed, "Listing the BPMN processes")
+	}
+	out := make([]processItem, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, processItem{
+			ID: p.ID, BPMNProcessID: p.BPMNProcessID, Name: p.Name, Description: p.Description,
+			ProcessRole: p.ProcessRole, CalledElement: p.CalledElement, ShellID: p.ShellID,
+			LinkedDMNTemplates: nonNil(p.LinkedDMNTemplates), Status: p.Status, Language: p.Language,
+			Organization: p.Organization, ReadOnly: p.ReadOnly, SchemaVersion: p.SchemaVersion,
+			CreatedAt: httpapi.Timestamp(p.CreatedAt), UpdatedAt: httpapi.Timestamp(p.UpdatedAt),
+		})
+	}
+	return httpapi.WriteData(w, http.StatusOK, out)
+}
+
+func (h *handlers) upsertProcess(w http.ResponseWriter, r *http.Request) error {
+	s, err := h.storeFor()
+	if err != nil {
+		return err
+	}
+	f, err := readFields(r)
+	if err != nil {
+		return err
+	}
+	p := Process{
+		ID:   f.requiredText("id", true),
+		Name: f.requiredText("name", true),
+		XML:  f.requiredText("xml", false),
+	}
+	p.LinkedDMNTemplates = f.stringList("linkedDmnTemplates")
+	p.CreatedAt = f.timestamp("createdAt")
+	p.UpdatedAt = f.timestamp("updatedAt")
+	p.BPMNProcessID = "unknown"
+	if id := f.optionalText("bpmnProcessId"); id != nil && *id != "" {
+		p.BPMNProcessID = *id
+	}
+	p.Description = f.optionalText("description")
+	p.ProcessRole = f.oneOf("processRole", "standalone", "shell", "subprocess", "standalone")
+	p.CalledElement = f.optionalText("calledElement")
+	p.ShellID = f.optionalText("shellId")
+	p.Status = f.oneOf("status", "wip", "example", "wip", "e2e")
+	p.Language = f.optionalText("language")
+	p.Organization = f.optionalText("organization")
+	if err := f.err(); err != nil {
+		return err
+	}
+	if err := s.UpsertProcess(r.Context(), p); err != nil {
+		return h.fail(r.Context(), err, CodeUpsertFailed, "BPMN process "+quote(p.ID))
+	}
+	return httpapi.WriteData(w, http.StatusOK, nil)
+}
+
+func (h *handlers) processByBPMNID(w http.ResponseWriter, r *http.Request) error {
+	s, err := h.storeFor()
+	if err != nil {
+		return err
+	}
+	id := mux.Vars(r)["bpmnProcessId"]
+	var org *string
+	if q := r.URL.Query(); q.Has("organization") {
+		o := q.Get("organization")
+		org = &o
+	}
+	p, err := s.ProcessByBPMNID(r.Context(), id, org)
+	if errors.Is(err, ErrNotFound) {
+		return httpapi.NotFound("No process found for bpmnProcessId: %s", id)
+	}
+	if err != nil {
+		return h.fail(r.Context(), err, CodeLookupFailed, "Looking up bpmnProcessId "+quote(id))
+	}
+	return httpapi.WriteData(w, http.StatusOK, processXML{ID: p.ID, BPMNProcessID: p.BPMNProcessID, XML: p.XML})
+}
+
+func (h *handlers) deleteProcess(w http.ResponseWriter, r *http.Request) error {
+	return h.delete(w, r, "BPMN process", (*Store).DeleteProcess)
+}
+
+func (h *handlers) delete(w http.ResponseWriter, r *http.Request, what string, del func(*Store, context.Context, string) error) error {
+	s, err := h.storeFor()
+	if err != nil {
+		return err
+	}
+	id := mux.Vars(r)["id"]
+	if err := del(s, r.Context(), id); err != nil {
+		return h.fail(r.Context(), err, CodeDeleteFailed, what+" "+quote(id))
+	}
+	return httpapi.WriteData(w, http.StatusOK, nil)
+}
+
+func (h *handlers) listForms(w http.ResponseWriter, r *http.Request) error {
+	s, err := h.storeFor()
+	if err != nil {
+		return err
+	}
+	fs, err := s.ListForms(r.Context())
+	if err != nil {
+		return h.fail(r.Context(), err, CodeListFailed, "Listing the form schemas")
+	}
+	out := make([]formItem, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, formItem{
+			ID: f.ID, Name: f.Name, Description: f.Description, Schema: f.Schema, Status: f.Status,
+			SchemaVersion: f.SchemaVersion, Language: f.Language, Organization: f.Organization, ReadOnly: f.ReadOnly,
+			CreatedAt: httpapi.Timestamp(f.CreatedAt), UpdatedAt: httpapi.Timestamp(f.UpdatedAt),
+		})
+	}
+	return httpapi.WriteData(w, http.StatusOK, out)
+}
+
+func (h *handlers) upsertForm(w http.ResponseWriter, r *http.Request) error {
+	s, err := h.storeFor()
+	if err != nil {
+		return err
+	}
+	f, err := readFields(r)
+	if err != nil {
+		return err
+	}
+	form := Form{
+		ID:     f.requiredText("id", true),
+		Name:   f.requiredText("name", true),
+		Schema: f.object("schema"),
+	}
+	form.CreatedAt = f.timestamp("createdAt")
+	form.UpdatedAt = f.timestamp("updatedAt")
+	form.Description = f.optionalText("description")
+	form.Status = "wip"
+	if st := f.optionalText("status"); st != nil {
+		form.Status = *st
+	}
+	form.Language = f.optionalText("language")
+	form.Organization = f.optionalText("organization")
+	if err := f.err(); err != nil {
+		return err
+	}
+	if err := s.UpsertForm(r.Context(), form); err != nil {
+		return h.fail(r.Context(), err, CodeUpsertFailed, "Form schema "+quote(form.ID))
+	}
+	return httpapi.WriteData(w, http.StatusOK, nil)
+}
+
+func (h *handlers) deleteForm(w http.ResponseWriter, r *http.Request) error {
+	return h.delete(w, r, "Form schema", (*Store).DeleteForm)
+}
+
+func (h *handlers) listTemplates(w http.ResponseWriter, r *http.Request) error {
+	s, err := h.storeFor()
+	if err != nil {
+		return err
+	}
+	ds, err := s.ListDocumentTemplates(r.Context())
+	if err != nil {
+		return h.fail(r.Context(), err, CodeListFailed, "Listing the document templates")
+	}
+	out := make([]templateItem, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, templateItem{
+			ID: d.ID, Name: d.Name, Description: d.Description, ProcessKey: d.ProcessKey, ServiceID: d.ServiceID,
+			SchemaVersion: d.SchemaVersion, Zones: d.Zones, Bindings: d.Bindings, Assets: d.Assets, Status: d.Status,
+			Language: d.Language, Organization: d.Organization, ReadOnly: d.ReadOnly,
+			CreatedAt: httpapi.Timestamp(d.CreatedAt), UpdatedAt: httpapi.Timestamp(d.UpdatedAt),
+		})
+	}
+	return httpapi.WriteData(w, http.StatusOK, out)
+}
+
+func (h *handlers) upsertTemplate(w http.ResponseWriter, r *http.Request) error {
+	s, err := h.storeFor()
+	if err != nil {
+		return err
+	}
+	f, err := readFields(r)
+	if err != nil {
+		return err
+	}
+	d := DocumentTemplate{
+		ID:            f.requiredText("id", true),
+		Name:          f.requiredText("name", true),
+		SchemaVersion: f.integer("schemaVersion"),
+		Zones:         f.object("zones"),
+		Bindings:      f.array("bindings"),
+		Assets:        f.array("assets"),
+	}
+	d.CreatedAt = f.timestamp("createdAt")
+	d.UpdatedAt = f.timestamp("updatedAt")
+	d.Description = f.optionalText("description")
+	d.ProcessKey = f.optionalText("processKey")
+	d.ServiceID = f.optionalText("serviceId")
+	d.Status = "wip"
+	if st := f.optionalText("status"); st != nil {
+		d.Status = *st
+	}
+	d.Language = f.optionalText("language")
+	d.Organization = f.optionalText("organization")
+	if err := f.err(); err != nil {
+		return err
+	}
+	if err := s.UpsertDocumentTemplate(r.Context(), d); err != nil {
+		return h.fail(r.Context(), err, CodeUpsertFailed, "Document template "+quote(d.ID))
+	}
+	return httpapi.WriteData(w, http.StatusOK, nil)
+}
+
+func (h *handlers) deleteTemplate(w http.ResponseWriter, r *http.Request) error {
+	return h.delete(w, r, "Document template", (*Store).DeleteDocumentTemplate)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
