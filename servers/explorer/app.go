@@ -24,12 +24,18 @@ type app struct {
 	started time.Time
 	router  *httpapi.Router
 	health  *health.Checker
+	kg      *knowledgeGraph
 	closers []func()
 }
 
 // newApp wires the explorer's dependencies and routes.
 func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error) {
 	a := &app{cfg: cfg, logger: logger, started: time.Now()}
+	kg, err := newKnowledgeGraph(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	a.kg = kg
 	doc := openapi.New(serviceName, version,
 		"Discovery, chaining and execution of decision models published as linked data; "+
 			"DMN and SHACL validation; legal norms under a stability contract.")
@@ -49,9 +55,8 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 		Documentation: openAPIPath,
 		Started:       a.started,
 		Probes: []health.Probe{
-			// The knowledge graph and decision engine probes are wired by the
-			// components that provide them; until then they report "unknown".
-			{Name: "triplydb"},
+			{Name: "triplydb", Check: a.kg.Ping},
+			// The decision engine probe is wired with the engine.
 			{Name: "operaton"},
 		},
 	}
@@ -95,6 +100,7 @@ func (a *app) routes() {
 			"503": {Description: "degraded or unhealthy", Content: openapi.JSON(healthSchema)},
 		},
 	}, httpapi.Legacy())
+	a.kg.routes(r)
 	r.Handle("GET", openAPIPath, a.handleOpenAPI, openapi.Operation{
 		Summary:   "This OpenAPI 3.1 description",
 		Tags:      []string{"service"},

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/regelkit/regelkit/servers/internal/envconfig"
 )
@@ -16,6 +18,13 @@ type config struct {
 	CORSOrigins []string
 	LogLevel    slog.Level
 	LogFormat   string // text or json
+
+	PublicBaseURL  string // how clients reach this server; names the embedded endpoint
+	EmbeddedStore  bool   // load examples/ into an in-memory store served at /v1/sparql
+	SPARQLEndpoint string // the default knowledge graph; "" = the embedded store
+	SPARQLTimeout  time.Duration
+	OutboundStrict bool     // refuse non-public and non-https caller-named URLs
+	OutboundAllow  []string // URLs or host names that always pass
 }
 
 // development reports whether error details may reach clients.
@@ -42,5 +51,21 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	}
 	c.LogFormat = env.OneOf("LOG_FORMAT", defaultFormat, []string{"text", "json"},
 		"log format; development default text, otherwise json")
+
+	c.PublicBaseURL = env.URL("PUBLIC_BASE_URL", fmt.Sprintf("http://localhost:%d", c.Port),
+		"base URL clients use to reach this server; requests naming <base>/v1/sparql use the embedded store in-process")
+	c.EmbeddedStore = env.Bool("EMBEDDED_STORE", true,
+		"load the example knowledge graph (examples/) into an in-memory SPARQL store served read-only at /v1/sparql")
+	c.SPARQLEndpoint = env.URL("SPARQL_ENDPOINT", "",
+		"default SPARQL endpoint of the knowledge graph (health probe, norms, SHACL merged mode); empty: the embedded store")
+	c.SPARQLTimeout = env.Duration("SPARQL_TIMEOUT", 30*time.Second, "timeout of one request to a remote SPARQL endpoint")
+	strict := env.OptionalBool("OUTBOUND_STRICT",
+		"refuse caller-named endpoints that are not https or resolve to loopback, private, link-local or reserved addresses; default: true in production, false otherwise")
+	c.OutboundStrict = c.Environment == "production"
+	if strict != nil {
+		c.OutboundStrict = *strict
+	}
+	c.OutboundAllow = env.List("OUTBOUND_ALLOW", nil,
+		"comma-separated URLs (scheme://host[:port][/path]) or host names that caller-named endpoints may always use")
 	return c, env, env.Err()
 }

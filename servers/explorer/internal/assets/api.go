@@ -278,26 +278,8 @@ func (h *handlers) upsertProcess(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p := Process{
-		ID:   f.requiredText("id", true),
-		Name: f.requiredText("name", true),
-		XML:  f.requiredText("xml", false),
-	}
-	p.LinkedDMNTemplates = f.stringList("linkedDmnTemplates")
-	p.CreatedAt = f.timestamp("createdAt")
-	p.UpdatedAt = f.timestamp("updatedAt")
-	p.BPMNProcessID = "unknown"
-	if id := f.optionalText("bpmnProcessId"); id != nil && *id != "" {
-		p.BPMNProcessID = *id
-	}
-	p.Description = f.optionalText("description")
-	p.ProcessRole = f.oneOf("processRole", "standalone", "shell", "subprocess", "standalone")
-	p.CalledElement = f.optionalText("calledElement")
-	p.ShellID = f.optionalText("shellId")
-	p.Status = f.oneOf("status", "wip", "example", "wip", "e2e")
-	p.Language = f.optionalText("language")
-	p.Organization = f.optionalText("organization")
-	if err := f.err(); err != nil {
+	p, err := processFromBody(f)
+	if err != nil {
 		return err
 	}
 	if err := s.UpsertProcess(r.Context(), p); err != nil {
@@ -372,21 +354,8 @@ func (h *handlers) upsertForm(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	form := Form{
-		ID:     f.requiredText("id", true),
-		Name:   f.requiredText("name", true),
-		Schema: f.object("schema"),
-	}
-	form.CreatedAt = f.timestamp("createdAt")
-	form.UpdatedAt = f.timestamp("updatedAt")
-	form.Description = f.optionalText("description")
-	form.Status = "wip"
-	if st := f.optionalText("status"); st != nil {
-		form.Status = *st
-	}
-	form.Language = f.optionalText("language")
-	form.Organization = f.optionalText("organization")
-	if err := f.err(); err != nil {
+	form, err := formFromBody(f)
+	if err != nil {
 		return err
 	}
 	if err := s.UpsertForm(r.Context(), form); err != nil {
@@ -429,26 +398,8 @@ func (h *handlers) upsertTemplate(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	d := DocumentTemplate{
-		ID:            f.requiredText("id", true),
-		Name:          f.requiredText("name", true),
-		SchemaVersion: f.integer("schemaVersion"),
-		Zones:         f.object("zones"),
-		Bindings:      f.array("bindings"),
-		Assets:        f.array("assets"),
-	}
-	d.CreatedAt = f.timestamp("createdAt")
-	d.UpdatedAt = f.timestamp("updatedAt")
-	d.Description = f.optionalText("description")
-	d.ProcessKey = f.optionalText("processKey")
-	d.ServiceID = f.optionalText("serviceId")
-	d.Status = "wip"
-	if st := f.optionalText("status"); st != nil {
-		d.Status = *st
-	}
-	d.Language = f.optionalText("language")
-	d.Organization = f.optionalText("organization")
-	if err := f.err(); err != nil {
+	d, err := templateFromBody(f)
+	if err != nil {
 		return err
 	}
 	if err := s.UpsertDocumentTemplate(r.Context(), d); err != nil {
@@ -471,4 +422,74 @@ func nonNil(s []string) []string {
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// processFromBody reads an upsert body (explorer notes §10.2); the error is 400
+// INVALID_REQUEST naming every field at fault.
+func processFromBody(f *fields) (Process, error) {
+	p := Process{
+		ID:   f.requiredText("id", true),
+		Name: f.requiredText("name", true),
+		XML:  f.requiredText("xml", false),
+	}
+	p.LinkedDMNTemplates = f.stringList("linkedDmnTemplates")
+	p.CreatedAt = f.timestamp("createdAt")
+	p.UpdatedAt = f.timestamp("updatedAt")
+	p.BPMNProcessID = "unknown"
+	if id := f.optionalText("bpmnProcessId"); id != nil {
+		p.BPMNProcessID = *id
+	}
+	p.Description = f.optionalText("description")
+	p.ProcessRole = f.oneOf("processRole", "standalone", "shell", "subprocess", "standalone")
+	p.CalledElement = f.optionalText("calledElement")
+	p.ShellID = f.optionalText("shellId")
+	p.Status = f.oneOf("status", "wip", "example", "wip", "e2e")
+	p.Language = f.optionalText("language")
+	p.Organization = f.optionalText("organization")
+	return p, f.err()
+}
+
+// formFromBody reads an upsert body (explorer notes §10.2); the error is 400
+// INVALID_REQUEST naming every field at fault.
+func formFromBody(f *fields) (Form, error) {
+	form := Form{
+		ID:     f.requiredText("id", true),
+		Name:   f.requiredText("name", true),
+		Schema: f.object("schema"),
+	}
+	form.CreatedAt = f.timestamp("createdAt")
+	form.UpdatedAt = f.timestamp("updatedAt")
+	form.Description = f.optionalText("description")
+	form.Status = "wip"
+	if st := f.optionalText("status"); st != nil {
+		form.Status = *st
+	}
+	form.Language = f.optionalText("language")
+	form.Organization = f.optionalText("organization")
+	return form, f.err()
+}
+
+// templateFromBody reads an upsert body (explorer notes §10.2); the error is 400
+// INVALID_REQUEST naming every field at fault.
+func templateFromBody(f *fields) (DocumentTemplate, error) {
+	d := DocumentTemplate{
+		ID:            f.requiredText("id", true),
+		Name:          f.requiredText("name", true),
+		SchemaVersion: f.integer("schemaVersion"),
+		Zones:         f.object("zones"),
+		Bindings:      f.array("bindings"),
+		Assets:        f.array("assets"),
+	}
+	d.CreatedAt = f.timestamp("createdAt")
+	d.UpdatedAt = f.timestamp("updatedAt")
+	d.Description = f.optionalText("description")
+	d.ProcessKey = f.optionalText("processKey")
+	d.ServiceID = f.optionalText("serviceId")
+	d.Status = "wip"
+	if st := f.optionalText("status"); st != nil {
+		d.Status = *st
+	}
+	d.Language = f.optionalText("language")
+	d.Organization = f.optionalText("organization")
+	return d, f.err()
 }
