@@ -68,6 +68,9 @@ type element struct {
 	svcIn  []*element // input decisions then input data (the service's parameters)
 	// scope of a decision: names and how to get their values
 	scopeNames []string
+	// staticNames are the frame names (requirements, then knowledge) when no
+	// requirement comes from an imported model
+	staticNames []string
 	problem    string
 }
 
@@ -426,6 +429,15 @@ func (e *element) computeScope() []string {
 
 func (cd *compiledDefs) compileDecision(e *element) {
 	e.scopeNames = e.computeScope()
+	static := []string{}
+	for _, r := range append(append([]*element{}, e.reqs...), e.knows...) {
+		if r.defs != e.defs {
+			static = nil
+			break
+		}
+		static = append(static, r.name)
+	}
+	e.staticNames = static
 	if cd.m.opts.Operaton {
 		e.scopeNames = cd.operatonScope(e.scopeNames)
 	}

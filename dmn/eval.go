@@ -83,13 +83,18 @@ const (
 	stDone
 )
 
+type slot struct {
+	v  feel.Value
+	st uint8
+}
+
 type evaluation struct {
 	m       *Model
 	ctx     context.Context
 	rt      *feel.Runtime
+	rtv     feel.Runtime // backs rt for top-level evaluations (one allocation less)
 	inputs  map[string]any
-	vals    []feel.Value
-	state   []uint8
+	slots   []slot
 	results []DecisionResult
 	fixed   map[*element]feel.Value
 }
@@ -113,7 +118,8 @@ func (m *Model) EvaluateWith(ctx context.Context, decision string, inputs map[st
 	if m.opts.Operaton {
 		return m.evaluateOperaton(ctx, e, inputs, opts)
 	}
-	ev := m.newEvaluation(ctx, inputs, &feel.Runtime{Now: opts.Now})
+	ev := m.newEvaluation(ctx, inputs, nil)
+	ev.rtv.Now = opts.Now
 	ev.value(e)
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
@@ -123,7 +129,8 @@ func (m *Model) EvaluateWith(ctx context.Context, decision string, inputs map[st
 
 // EvaluateAll evaluates every decision of the main model.
 func (m *Model) EvaluateAll(ctx context.Context, inputs map[string]any, opts EvalOptions) (Result, error) {
-	ev := m.newEvaluation(ctx, inputs, &feel.Runtime{Now: opts.Now})
+	ev := m.newEvaluation(ctx, inputs, nil)
+	ev.rtv.Now = opts.Now
 	for _, e := range m.elems {
 		if e.kind == kDecision && e.defs == m.main {
 			ev.value(e)
@@ -135,8 +142,13 @@ func (m *Model) EvaluateAll(ctx context.Context, inputs map[string]any, opts Eva
 	return Result{Decisions: ev.results, Messages: ev.rt.Warnings}, nil
 }
 
+// newEvaluation starts an evaluation; a nil rt means the evaluation's own runtime.
 func (m *Model) newEvaluation(ctx context.Context, inputs map[string]any, rt *feel.Runtime) *evaluation {
-	return &evaluation{m: m, ctx: ctx, rt: rt, inputs: inputs, vals: make([]feel.Value, len(m.elems)), state: make([]uint8, len(m.elems))}
+	ev := &evaluation{m: m, ctx: ctx, rt: rt, inputs: inputs, slots: make([]slot, len(m.elems))}
+	if rt == nil {
+		ev.rt = &ev.rtv
+	}
+	return ev
 }
 
 func (m *Model) findDecision(name string) *element {
@@ -219,19 +231,19 @@ func (ev *evaluation) inputValue(e *element) feel.Value {
 }
 
 func (ev *evaluation) value(e *element) feel.Value {
-	switch ev.state[e.idx] {
+	s := &ev.slots[e.idx]
+	switch s.st {
 	case stDone:
-		return ev.vals[e.idx]
+		return s.v
 	case stBusy:
 		ev.rt.Warnf("dependency cycle through %q", e.name)
 		return nil
 	}
 	if v, ok := ev.fixed[e]; ok {
-		ev.state[e.idx] = stDone
-		ev.vals[e.idx] = v
+		s.st, s.v = stDone, v
 		return v
 	}
-	ev.state[e.idx] = stBusy
+	s.st = stBusy
 	var v feel.Value
 	switch e.kind {
 	case kInput:
@@ -241,8 +253,8 @@ func (ev *evaluation) value(e *element) feel.Value {
 	case kBKM, kService:
 		v = e.fn
 	}
-	ev.vals[e.idx] = v
-	ev.state[e.idx] = stDone
+	s = &ev.slots[e.idx]
+	s.st, s.v = stDone, v
 	return v
 }
 
@@ -295,6 +307,19 @@ func (ev *evaluation) decision(e *element) feel.Value {
 // input data, business knowledge models and decision services by name;
 // elements of imported models grouped in a context named by the import.
 func (ev *evaluation) scope(e *element) *feel.Env {
+	if e.staticNames != nil {
+		vals := make([]feel.Value, len(e.staticNames))
+		i := 0
+		for _, r := range e.reqs {
+			vals[i] = ev.value(r)
+			i++
+		}
+		for _, k := range e.knows {
+			vals[i] = k.fn
+			i++
+		}
+		return feel.NewFrameEnv(ev.rt, e.staticNames, vals)
+	}
 	n := len(e.reqs) + len(e.knows)
 	names := make([]string, 0, n)
 	vals := make([]feel.Value, 0, n)
@@ -325,7 +350,7 @@ func (ev *evaluation) scope(e *element) *feel.Env {
 	for _, k := range e.knows {
 		bind(k, k.fn)
 	}
-	return feel.NewEnv(ev.rt, nil).WithFrame(names, vals)
+	return feel.NewFrameEnv(ev.rt, names, vals)
 }
 
 // ---- business knowledge models and decision services ----

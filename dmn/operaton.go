@@ -110,7 +110,7 @@ func (m *Model) evaluateOperaton(ctx context.Context, target *element, inputs ma
 			dr.Messages = append([]string(nil), rt.Warnings[w0:n]...)
 		}
 		res.Decisions = append(res.Decisions, dr)
-		ev.state[e.idx], ev.vals[e.idx] = stDone, v
+		ev.slots[e.idx] = slot{v: v, st: stDone}
 		if e == target {
 			break
 		}

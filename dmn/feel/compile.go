@@ -74,6 +74,12 @@ func NewEnv(rt *Runtime, vars map[string]Value) *Env {
 // Runtime returns the environment's runtime.
 func (e *Env) Runtime() *Runtime { return e.rt }
 
+// NewFrameEnv returns a root environment binding names[i] to vals[i]
+// (slices used as they are) evaluating with rt.
+func NewFrameEnv(rt *Runtime, names []string, vals []Value) *Env {
+	return &Env{rt: rt, names: names, vals: vals}
+}
+
 // With returns a child environment binding name to v.
 func (e *Env) With(name string, v Value) *Env {
 	return &Env{parent: e, rt: e.rt, names: []string{name}, vals: []Value{v}}
@@ -289,6 +295,9 @@ func (c *compiler) compile(n Node) evalFn {
 	case *FuncDef:
 		return c.compileFuncDef(x)
 	case *RangeLit:
+		if r, ok := constRange(x); ok {
+			return constFn(r)
+		}
 		sf, ef := c.compile(x.Low), c.compile(x.High)
 		si, ei := x.LowIncluded, x.HighIncluded
 		return func(env *Env) Value {

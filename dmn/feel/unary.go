@@ -71,13 +71,14 @@ func (t *Tests) Eval(env *Env, in Value) Value {
 	}
 	sawNull := false
 	for _, f := range t.tests {
-		switch f(env, in) {
-		case true:
-			if t.not {
-				return false
+		r := f(env, in)
+		if b, ok := r.(bool); ok {
+			if b {
+				return !t.not
 			}
-			return true
-		case nil:
+			continue
+		}
+		if r == nil {
 			sawNull = true
 		}
 	}
@@ -135,6 +136,36 @@ func (c *compiler) compileTest(n Node, inOp bool) testFn {
 		return func(env *Env, in Value) Value { return unaryCmp(env.rt, op, in, xf(env)) }
 	case *NullLit:
 		return func(env *Env, in Value) Value { return in == nil }
+	case *RangeLit:
+		if r, ok := constRange(x); ok {
+			lo, ok1 := r.Start.(*apd.Decimal)
+			hi, ok2 := r.End.(*apd.Decimal)
+			if ok1 && ok2 {
+				// numeric interval: compare decimals directly
+				loIn, hiIn := r.StartIncluded, r.EndIncluded
+				return func(env *Env, in Value) Value {
+					d, ok := in.(*apd.Decimal)
+					if !ok {
+						if in == nil {
+							return false
+						}
+						return rangeIncludes(env.rt, r, in)
+					}
+					c := lo.Cmp(d)
+					if c > 0 || (c == 0 && !loIn) {
+						return false
+					}
+					c = d.Cmp(hi)
+					return c < 0 || (c == 0 && hiIn)
+				}
+			}
+			return func(env *Env, in Value) Value {
+				if in == nil {
+					return false
+				}
+				return rangeIncludes(env.rt, r, in)
+			}
+		}
 	}
 	if lit, ok := literalValue(n); ok {
 		return func(env *Env, in Value) Value {
@@ -191,6 +222,19 @@ func (c *compiler) compileTest(n Node, inOp bool) testFn {
 }
 
 func isBool(v Value) bool { _, ok := v.(bool); return ok }
+
+// constRange folds a range literal with literal, comparable endpoints.
+func constRange(x *RangeLit) (Range, bool) {
+	lo, ok1 := literalValue(x.Low)
+	hi, ok2 := literalValue(x.High)
+	if !ok1 || !ok2 {
+		return Range{}, false
+	}
+	if _, ok := compare(lo, hi); !ok {
+		return Range{}, false
+	}
+	return Range{Start: lo, End: hi, StartIncluded: x.LowIncluded, EndIncluded: x.HighIncluded}, true
+}
 
 func unaryCmp(rt *Runtime, op Op, in, v Value) Value {
 	switch op {
