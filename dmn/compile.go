@@ -71,7 +71,7 @@ type element struct {
 	// staticNames are the frame names (requirements, then knowledge) when no
 	// requirement comes from an imported model
 	staticNames []string
-	problem    string
+	problem     string
 }
 
 type compiledDefs struct {

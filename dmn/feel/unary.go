@@ -146,9 +146,6 @@ func (c *compiler) compileTest(n Node, inOp bool) testFn {
 				return func(env *Env, in Value) Value {
 					d, ok := in.(*apd.Decimal)
 					if !ok {
-						if in == nil {
-							return false
-						}
 						return rangeIncludes(env.rt, r, in)
 					}
 					c := lo.Cmp(d)
@@ -159,12 +156,7 @@ func (c *compiler) compileTest(n Node, inOp bool) testFn {
 					return c < 0 || (c == 0 && hiIn)
 				}
 			}
-			return func(env *Env, in Value) Value {
-				if in == nil {
-					return false
-				}
-				return rangeIncludes(env.rt, r, in)
-			}
+			return func(env *Env, in Value) Value { return rangeIncludes(env.rt, r, in) }
 		}
 	}
 	if lit, ok := literalValue(n); ok {
