@@ -646,7 +646,10 @@ func edocsMessage(resp *response) string {
 			return s
 		}
 	}
-	return http.StatusText(resp.status)
+	if text := http.StatusText(resp.status); text != "" {
+		return text
+	}
+	return "unexpected answer"
 }
 
 // listItems finds the items of a listing: data.list, data as an array, or
