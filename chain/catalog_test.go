@@ -1,0 +1,111 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/regelkit/regelkit/sparql"
+	"github.com/regelkit/regelkit/sparql/graph"
+)
+
+// countingEndpoint counts SELECTs and can fail or stall them.
+type countingEndpoint struct {
+	sparql.Endpoint
+	selects atomic.Int64
+	fail    atomic.Bool
+	gate    chan struct{}
+}
+
+func (c *countingEndpoint) Select(ctx context.Context, q string) (*sparql.Results, error) {
+	c.selects.Add(1)
+	if c.gate != nil {
+		<-c.gate
+	}
+	if c.fail.Load() {
+		return nil, errors.New("endpoint down")
+	}
+	return c.Endpoint.Select(ctx, q)
+}
+
+func (c *countingEndpoint) Construct(ctx context.Context, q string) (*graph.Graph, error) {
+	return c.Endpoint.Construct(ctx, q)
+}
+
+func TestCatalogCachesPerEndpoint(t *testing.T) {
+	ctx := context.Background()
+	ep := &countingEndpoint{Endpoint: exampleStore(t, localPassOnly...)}
+	clock := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	c := &Catalog{Now: func() time.Time { return clock }}
+
+	first, cached, err := c.Models(ctx, "http://kg/a", ep, false)
+	if err != nil || cached || len(first) != 3 {
+		t.Fatalf("first call: %d models, cached %v, %v", len(first), cached, err)
+	}
+	runs := ep.selects.Load()
+	_, cached, _ = c.Models(ctx, "http://kg/a", ep, false)
+	if !cached || ep.selects.Load() != runs {
+		t.Errorf("second call within the TTL: cached %v, %d more queries", cached, ep.selects.Load()-runs)
+	}
+	m, ok, cached, err := c.Model(ctx, "http://kg/a", ep, "SZW_BijstandsnormInformatie", false)
+	if err != nil || !ok || !cached || m.Title != "SZW Bijstandsnorminformatie" {
+		t.Errorf("single model from the cache: %v %v %v %v", m.Title, ok, cached, err)
+	}
+	if _, ok, _, _ := c.Model(ctx, "http://kg/a", ep, "NOPE", false); ok {
+		t.Error("unknown identifier found")
+	}
+	_, cached, _ = c.Models(ctx, "http://kg/a", ep, true)
+	if cached {
+		t.Error("refresh must bypass the cache")
+	}
+	_, cached, _ = c.Models(ctx, "http://kg/b", ep, false)
+	if cached {
+		t.Error("another endpoint key must not share the cache")
+	}
+	clock = clock.Add(DefaultListingTTL + time.Second)
+	_, cached, _ = c.Models(ctx, "http://kg/a", ep, false)
+	if cached {
+		t.Error("an expired entry must be refetched")
+	}
+
+	// A failed run is not cached.
+	ep.fail.Store(true)
+	if _, _, err := c.Models(ctx, "http://kg/c", ep, false); err == nil {
+		t.Fatal("want the endpoint error")
+	}
+	ep.fail.Store(false)
+	if _, cached, err := c.Models(ctx, "http://kg/c", ep, false); err != nil || cached {
+		t.Errorf("after a failure: cached %v, %v", cached, err)
+	}
+}
+
+func TestCatalogSharesOneRun(t *testing.T) {
+	ctx := context.Background()
+	ep := &countingEndpoint{Endpoint: exampleStore(t, localPassOnly...), gate: make(chan struct{})}
+	c := &Catalog{}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, _, err := c.Models(ctx, "k", ep, false); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	time.Sleep(50 * time.Millisecond) // let the callers pile up behind the first run
+	close(ep.gate)
+	wg.Wait()
+	_, _, _ = c.Models(ctx, "k", ep, false)
+	// One listing run issues a fixed number of SELECTs; eight callers must not multiply it.
+	single := &countingEndpoint{Endpoint: exampleStore(t, localPassOnly...)}
+	if _, err := ListModels(ctx, single, nil); err != nil {
+		t.Fatal(err)
+	}
+	if ep.selects.Load() != single.selects.Load() {
+		t.Errorf("%d SELECTs for eight concurrent callers, want %d (one run)", ep.selects.Load(), single.selects.Load())
+	}
+}
