@@ -87,36 +87,22 @@ type cellSet struct {
 
 // cmpLo orders lower bounds: -inf first; at the same value a closed bound
 // starts before an open one.
-func cmpLo(a, b bound) int {
-	switch {
-	case a.inf && b.inf:
-		return 0
-	case a.inf:
-		return -1
-	case b.inf:
-		return 1
-	}
-	if c := a.v.Cmp(b.v); c != 0 {
-		return c
-	}
-	switch {
-	case a.open == b.open:
-		return 0
-	case a.open:
-		return 1
-	}
-	return -1
-}
+func cmpLo(a, b bound) int { return cmpBound(a, b, -1) }
 
 // cmpHi orders upper bounds: +inf last; at the same value an open bound ends before a closed one.
-func cmpHi(a, b bound) int {
+func cmpHi(a, b bound) int { return cmpBound(a, b, 1) }
+
+// cmpBound orders bounds on the side given by inf: -1 for lower bounds
+// (infinity first, open after closed), 1 for upper bounds (infinity last,
+// open before closed).
+func cmpBound(a, b bound, inf int) int {
 	switch {
 	case a.inf && b.inf:
 		return 0
 	case a.inf:
-		return 1
+		return inf
 	case b.inf:
-		return -1
+		return -inf
 	}
 	if c := a.v.Cmp(b.v); c != 0 {
 		return c
@@ -125,9 +111,9 @@ func cmpHi(a, b bound) int {
 	case a.open == b.open:
 		return 0
 	case a.open:
-		return -1
+		return -inf
 	}
-	return 1
+	return inf
 }
 
 // nonEmpty reports whether lo..hi holds a value (dense domains; discrete
@@ -613,8 +599,12 @@ type overlapSearch struct {
 	rule    []int       // table index of each analysed rule
 	group   []int       // rules with identical input text share a group (BIZ-008 reports those)
 	pairs   map[[2]int]bool
-	budget  int
+	budget  int  // work left; the search stops at 0
+	stopped bool // the search ended early: more pairs may overlap
 }
+
+// maxOverlapPairs bounds the pairs one search collects.
+const maxOverlapPairs = 10_000
 
 // maxOverlapReports bounds the BIZ-016 issues of one table.
 const maxOverlapReports = 100
@@ -677,6 +667,7 @@ rules:
 		cols[i] = i
 	}
 	s.search(all, cols)
+	s.stopped = s.budget <= 0
 
 	found := make([][2]int, 0, len(s.pairs))
 	for p := range s.pairs {
@@ -695,8 +686,14 @@ rules:
 		a, b := p[0], p[1]
 		example := s.example(a, b, t)
 		more := ""
-		if k == maxOverlapReports-1 && len(found) > maxOverlapReports {
-			more = fmt.Sprintf(" (%d more overlapping pairs in this table are not listed)", len(found)-maxOverlapReports)
+		last := k == len(found)-1 || k == maxOverlapReports-1
+		switch {
+		case last && s.stopped && len(found) > k+1:
+			more = fmt.Sprintf(" (at least %d more overlapping pairs in this table are not listed)", len(found)-k-1)
+		case last && s.stopped:
+			more = " (the search for overlaps in this large table stopped early; more rules may overlap)"
+		case last && len(found) > k+1:
+			more = fmt.Sprintf(" (%d more overlapping pairs in this table are not listed)", len(found)-k-1)
 		}
 		ra, rb := s.rule[a], s.rule[b]
 		v.add(LayerBusiness, "BIZ-016", t.rules[rb], "rules %s and %s of this UNIQUE table overlap: both match for example %s%s",
@@ -735,6 +732,9 @@ func (s *overlapSearch) check(a, b int) {
 		}
 	}
 	s.pairs[key] = true
+	if len(s.pairs) >= maxOverlapPairs {
+		s.budget = 0
+	}
 }
 
 // leafSize is the bucket size below which rules are compared pairwise.
@@ -745,143 +745,206 @@ func (s *overlapSearch) search(rules, cols []int) {
 	if len(rules) < 2 || s.budget <= 0 {
 		return
 	}
-	if len(rules) <= leafSize || len(cols) == 0 {
-		for i := 0; i < len(rules) && s.budget > 0; i++ {
-			for j := i + 1; j < len(rules); j++ {
-				s.check(rules[i], rules[j])
+	if len(rules) > leafSize && len(cols) > 0 {
+		// Split on the column that copies the fewest rules into several
+		// buckets, unless even that costs more than comparing all pairs
+		// (many rules overlap there: pairwise comparison finds them fastest).
+		var best *split
+		bestCol := -1
+		for k, c := range cols {
+			sp := s.plan(rules, c)
+			if best == nil || sp.size < best.size {
+				best, bestCol = sp, k
 			}
 		}
-		return
-	}
-	// Split on the column with the fewest "any" cells among these rules.
-	best, bestAny := 0, len(rules)+1
-	for k, c := range cols {
-		n := 0
-		for _, r := range rules {
-			if s.sets[r][c].any {
-				n++
-			}
-		}
-		if n < bestAny {
-			best, bestAny = k, n
-		}
-	}
-	c := cols[best]
-	rest := append(append([]int(nil), cols[:best]...), cols[best+1:]...)
-	if bestAny == len(rules) {
-		s.search(rules, rest) // every rule matches anything here
-		return
-	}
-	for _, b := range s.split(rules, c) {
-		s.search(b, rest)
-		if s.budget <= 0 {
+		rest := append(append([]int(nil), cols[:bestCol]...), cols[bestCol+1:]...)
+		switch {
+		case best.trivial:
+			s.search(rules, rest) // no rule is restricted in this column
 			return
+		case best.size < len(rules)*(len(rules)-1)/2:
+			s.budget -= best.size
+			for _, b := range best.buckets() {
+				s.search(b, rest)
+				if s.budget <= 0 {
+					return
+				}
+			}
+			return
+		}
+	}
+	for i := 0; i < len(rules) && s.budget > 0; i++ {
+		for j := i + 1; j < len(rules); j++ {
+			s.check(rules[i], rules[j])
 		}
 	}
 }
 
-// split distributes rules into buckets, one per elementary region of column
-// c that some rule's cell covers; a rule goes into every region its cell
-// covers. Rules in different buckets only cannot overlap.
-func (s *overlapSearch) split(rules []int, c int) [][]int {
-	d := s.domains[c]
-	var buckets [][]int
-	add := func(atom, r int) {
-		for atom >= len(buckets) {
-			buckets = append(buckets, nil)
+// split is a plan to distribute rules into buckets, one per elementary
+// region of a column that some rule's cell covers (a literal, an interval
+// bound, the gap between two bounds, null); a rule goes into every region
+// its cell covers, so rules in no common bucket cannot overlap.
+type split struct {
+	size    int  // bucket entries the split makes
+	trivial bool // every cell is "any"
+	regions int
+	rules   []int
+	cover   [][][2]int // per rule: the ranges of regions it covers
+	// A rule of a string or boolean column with a negated cell also covers
+	// every named value except those in excluded[i] (regions 0…len(names)-1).
+	excluded [][]string
+	names    []string
+}
+
+// buckets carries out the plan.
+func (sp *split) buckets() [][]int {
+	out := make([][]int, sp.regions)
+	for i, r := range sp.rules {
+		for _, rg := range sp.cover[i] {
+			for a := rg[0]; a <= rg[1]; a++ {
+				out[a] = append(out[a], r)
+			}
 		}
-		buckets[atom] = append(buckets[atom], r)
-		s.budget--
+		if sp.excluded != nil && sp.excluded[i] != nil {
+			for a, x := range sp.names {
+				if !sortedContains(sp.excluded[i], x) {
+					out[a] = append(out[a], r)
+				}
+			}
+		}
 	}
-	if d.ordered() {
-		var points []*apd.Decimal
-		for _, r := range rules {
-			for _, iv := range s.sets[r][c].ivs {
-				if !iv.lo.inf {
-					points = append(points, iv.lo.v)
-				}
-				if !iv.hi.inf {
-					points = append(points, iv.hi.v)
-				}
-			}
-		}
-		sort.Slice(points, func(i, j int) bool { return points[i].Cmp(points[j]) < 0 })
-		uniq := points[:0]
-		for i, p := range points {
-			if i == 0 || p.Cmp(points[i-1]) != 0 {
-				uniq = append(uniq, p)
-			}
-		}
-		// Regions: 2i is the gap before point i, 2i+1 the point itself, 2m the gap after the last.
-		m := len(uniq)
-		index := func(v *apd.Decimal) int {
-			return sort.Search(m, func(i int) bool { return uniq[i].Cmp(v) >= 0 })
-		}
-		nullAtom := 2*m + 1
-		for _, r := range rules {
-			cs := &s.sets[r][c]
-			if cs.any {
-				for a := 0; a <= nullAtom; a++ {
-					add(a, r)
-				}
-				continue
-			}
-			for _, iv := range cs.ivs {
-				from, to := 0, 2*m
-				if !iv.lo.inf {
-					from = 2*index(iv.lo.v) + 1
-					if iv.lo.open {
-						from++
-					}
-				}
-				if !iv.hi.inf {
-					to = 2*index(iv.hi.v) + 1
-					if iv.hi.open {
-						to--
-					}
-				}
-				for a := from; a <= to; a++ {
-					add(a, r)
-				}
-			}
-			if cs.null {
-				add(nullAtom, r)
-			}
-		}
-		return buckets
-	}
-	atoms := map[string]int{}
+	return out
+}
+
+// plan computes the split of rules on column c.
+func (s *overlapSearch) plan(rules []int, c int) *split {
+	s.budget -= len(rules)
+	sp := &split{rules: rules, cover: make([][][2]int, len(rules)), trivial: true}
 	for _, r := range rules {
+		if !s.sets[r][c].any {
+			sp.trivial = false
+			break
+		}
+	}
+	if sp.trivial {
+		return sp
+	}
+	if s.domains[c].ordered() {
+		s.planOrdered(sp, c)
+	} else {
+		s.planDiscrete(sp, c)
+	}
+	for _, cv := range sp.cover {
+		for _, rg := range cv {
+			sp.size += rg[1] - rg[0] + 1
+		}
+	}
+	return sp
+}
+
+// planOrdered: regions 2i are the gap before bound value i, 2i+1 the value
+// itself, 2m the gap after the last; 2m+1 is null.
+func (s *overlapSearch) planOrdered(sp *split, c int) {
+	var points []*apd.Decimal
+	for _, r := range sp.rules {
+		for _, iv := range s.sets[r][c].ivs {
+			if !iv.lo.inf {
+				points = append(points, iv.lo.v)
+			}
+			if !iv.hi.inf {
+				points = append(points, iv.hi.v)
+			}
+		}
+	}
+	sort.Slice(points, func(i, j int) bool { return points[i].Cmp(points[j]) < 0 })
+	uniq := points[:0]
+	for i, p := range points {
+		if i == 0 || p.Cmp(points[i-1]) != 0 {
+			uniq = append(uniq, p)
+		}
+	}
+	m := len(uniq)
+	index := func(v *apd.Decimal) int {
+		return sort.Search(m, func(i int) bool { return uniq[i].Cmp(v) >= 0 })
+	}
+	nullRegion := 2*m + 1
+	sp.regions = nullRegion + 1
+	for i, r := range sp.rules {
+		cs := &s.sets[r][c]
+		if cs.any {
+			sp.cover[i] = [][2]int{{0, nullRegion}}
+			continue
+		}
+		for _, iv := range cs.ivs {
+			from, to := 0, 2*m
+			if !iv.lo.inf {
+				from = 2*index(iv.lo.v) + 1
+				if iv.lo.open {
+					from++
+				}
+			}
+			if !iv.hi.inf {
+				to = 2*index(iv.hi.v) + 1
+				if iv.hi.open {
+					to--
+				}
+			}
+			sp.cover[i] = append(sp.cover[i], [2]int{from, to})
+		}
+		if cs.null {
+			sp.cover[i] = append(sp.cover[i], [2]int{nullRegion, nullRegion})
+		}
+	}
+}
+
+// planDiscrete: one region per literal some rule names, one for all other
+// values, one for null.
+func (s *overlapSearch) planDiscrete(sp *split, c int) {
+	regions := map[string]int{}
+	var names []string
+	for _, r := range sp.rules {
 		for _, x := range s.sets[r][c].strs {
-			if _, ok := atoms[x]; !ok {
-				atoms[x] = len(atoms)
+			if _, ok := regions[x]; !ok {
+				regions[x] = len(names)
+				names = append(names, x)
 			}
 		}
 	}
-	other, nullAtom := len(atoms), len(atoms)+1 // values no rule names; null
-	for _, r := range rules {
+	other, nullRegion := len(names), len(names)+1
+	sp.regions = nullRegion + 1
+	sp.names = names
+	for i, r := range sp.rules {
 		cs := &s.sets[r][c]
 		switch {
 		case cs.any:
-			for a := 0; a <= nullAtom; a++ {
-				add(a, r)
-			}
+			sp.cover[i] = [][2]int{{0, nullRegion}}
 			continue
 		case cs.neg:
-			for x, a := range atoms {
-				if !sortedContains(cs.strs, x) {
-					add(a, r)
+			// every named value but the excluded ones (counted here, listed
+			// only if the plan is carried out), and the other values
+			if sp.excluded == nil {
+				sp.excluded = make([][]string, len(sp.rules))
+			}
+			sp.excluded[i] = cs.strs
+			if sp.excluded[i] == nil {
+				sp.excluded[i] = []string{}
+			}
+			named := 0
+			for _, x := range cs.strs {
+				if _, ok := regions[x]; ok {
+					named++
 				}
 			}
-			add(other, r)
+			sp.size += len(names) - named
+			sp.cover[i] = append(sp.cover[i], [2]int{other, other})
 		default:
 			for _, x := range cs.strs {
-				add(atoms[x], r)
+				a := regions[x]
+				sp.cover[i] = append(sp.cover[i], [2]int{a, a})
 			}
 		}
 		if cs.null {
-			add(nullAtom, r)
+			sp.cover[i] = append(sp.cover[i], [2]int{nullRegion, nullRegion})
 		}
 	}
-	return buckets
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 var xmlText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
@@ -252,5 +253,42 @@ func disjointRows(n int) [][]string {
 		if len(rows) >= n {
 			return rows[:n]
 		}
+	}
+}
+
+// TestOverlapWorstCases: tables where most rules overlap stay within the
+// time bound and say that the search stopped early.
+func TestOverlapWorstCases(t *testing.T) {
+	n := 10000
+	if testing.Short() {
+		n = 2000
+	}
+	staircase := make([][]string, n)    // every rule overlaps every later one
+	nested := make([][]string, n)       // wide intervals over many distinct points
+	enumerations := make([][]string, n) // negations over many literals
+	for i := range staircase {
+		staircase[i] = []string{fmt.Sprintf("> %d", i), "-"}
+		nested[i] = []string{fmt.Sprintf("[%d..%d]", i, 2*n-i), fmt.Sprintf(`"c%d"`, i%3)}
+		enumerations[i] = []string{fmt.Sprintf("%d", i%7), fmt.Sprintf(`not("c%d")`, i)}
+	}
+	cols := []column{{"N", "number"}, {"S", "string"}}
+	for name, rows := range map[string][][]string{"staircase": staircase, "nested": nested, "enumerations": enumerations} {
+		t.Run(name, func(t *testing.T) {
+			start := time.Now()
+			r := Validate([]byte(doc(ns13, multiTable("", cols, rows...))))
+			if d := time.Since(start); d > 3*time.Second {
+				t.Errorf("took %v", d)
+			}
+			got := findCode(r, "BIZ-016")
+			if len(got) != maxOverlapReports {
+				t.Fatalf("%d BIZ-016 issues", len(got))
+			}
+			if last := got[len(got)-1].Message; !strings.Contains(last, "more overlapping pairs in this table are not listed)") {
+				t.Errorf("last message %q", last)
+			}
+			for _, is := range got[:5] {
+				checkExample(t, cols, rows, is.Message)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/regelkit/regelkit/dmn/feel"
@@ -55,31 +56,15 @@ func (v *validator) checkTable(t *table) {
 		if id, _ := in.attr("id"); blank(id) {
 			v.add(LayerBusiness, "BIZ-010", in, "input column %d has no id", i+1)
 		}
-		expr := child(in, "inputExpression")
-		if expr == nil {
-			continue
-		}
-		typeRef, ok := expr.attr("typeRef")
-		switch {
-		case !ok || blank(typeRef):
-			v.add(LayerBusiness, "BIZ-002", expr, "inputExpression of input column %d (%s) has no typeRef", i+1, columnName(in, expr))
-		case !v.knownType(expr, typeRef):
-			v.add(LayerBusiness, "BIZ-003", expr, "input column %d (%s) has typeRef %q, which is not a known FEEL type (%s) or an itemDefinition of the model",
-				i+1, columnName(in, expr), typeRef, knownTypeList)
+		if expr := child(in, "inputExpression"); expr != nil {
+			v.checkTypeRef(expr, "BIZ-002", "BIZ-003", fmt.Sprintf("input column %d (%s)", i+1, columnName(in, expr)))
 		}
 	}
 	for i, out := range t.outputs {
 		if id, _ := out.attr("id"); blank(id) {
 			v.add(LayerBusiness, "BIZ-011", out, "output column %d has no id", i+1)
 		}
-		typeRef, ok := out.attr("typeRef")
-		switch {
-		case !ok || blank(typeRef):
-			v.add(LayerBusiness, "BIZ-004", out, "output column %d (%s) has no typeRef", i+1, columnName(out, nil))
-		case !v.knownType(out, typeRef):
-			v.add(LayerBusiness, "BIZ-005", out, "output column %d (%s) has typeRef %q, which is not a known FEEL type (%s) or an itemDefinition of the model",
-				i+1, columnName(out, nil), typeRef, knownTypeList)
-		}
+		v.checkTypeRef(out, "BIZ-004", "BIZ-005", fmt.Sprintf("output column %d (%s)", i+1, columnName(out, nil)))
 	}
 	// complete lists the indices of the rules whose entry counts fit the
 	// columns; only they take part in the comparisons between rules.
@@ -116,6 +101,19 @@ func (v *validator) checkTable(t *table) {
 		if t.hitPolicy == "UNIQUE" {
 			v.checkOverlaps(t, complete, groups)
 		}
+	}
+}
+
+// checkTypeRef reports a missing (codeMissing) or unknown (codeUnknown)
+// typeRef on e, the type-carrying element of the column named col.
+func (v *validator) checkTypeRef(e *element, codeMissing, codeUnknown, col string) {
+	typeRef, ok := e.attr("typeRef")
+	switch {
+	case !ok || blank(typeRef):
+		v.add(LayerBusiness, codeMissing, e, "%s has no typeRef", col)
+	case !v.knownType(e, typeRef):
+		v.add(LayerBusiness, codeUnknown, e, "%s has typeRef %q, which is not a known FEEL type (%s) or an itemDefinition of the model",
+			col, typeRef, knownTypeList)
 	}
 }
 
