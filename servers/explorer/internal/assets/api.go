@@ -81,7 +81,7 @@ func Register(r *httpapi.Router, deps Deps) {
 		}
 	}
 
-	r.Handle("GET", "/v1/assets/bpmn", h.listProcesses, openapi.Operation{
+	r.Handle("GET", "/v1/assets/bpmn", list(h, "BPMN processes", (*Store).ListProcesses, processItemOf), openapi.Operation{
 		Summary:     "BPMN processes",
 		Description: "Every process that is not read-only, most recently updated first, without its XML.",
 		Tags:        tags,
@@ -90,7 +90,7 @@ func Register(r *httpapi.Router, deps Deps) {
 			"500": errorResponse("storage failure", CodeListFailed),
 		}),
 	})
-	r.Handle("POST", "/v1/assets/bpmn", h.upsertProcess, openapi.Operation{
+	r.Handle("POST", "/v1/assets/bpmn", upsert(h, "BPMN process", processFromBody, (*Store).UpsertProcess), openapi.Operation{
 		Summary: "Create or update a BPMN process (upsert by id)",
 		Description: "An update keeps createdAt and overwrites everything else. One process per (organization, bpmnProcessId), " +
 			"an absent organization being its own value; the placeholder bpmnProcessId \"unknown\" is exempt.",
@@ -113,35 +113,35 @@ func Register(r *httpapi.Router, deps Deps) {
 			"500": errorResponse("storage failure", CodeLookupFailed),
 		}),
 	})
-	r.Handle("DELETE", "/v1/assets/bpmn/{id}", h.deleteProcess, deleteOp("BPMN process"))
+	r.Handle("DELETE", "/v1/assets/bpmn/{id}", remove(h, "BPMN process", (*Store).DeleteProcess), deleteOp("BPMN process"))
 
-	r.Handle("GET", "/v1/assets/forms", h.listForms, openapi.Operation{
+	r.Handle("GET", "/v1/assets/forms", list(h, "form schemas", (*Store).ListForms, formItemOf), openapi.Operation{
 		Summary: "Form schemas", Description: "Every form that is not read-only, most recently updated first.", Tags: tags,
 		Responses: common(map[string]openapi.Response{
 			"200": {Description: "the forms", Content: openapi.JSON(envelopeOf(openapi.Array(formSchema, "")))},
 			"500": errorResponse("storage failure", CodeListFailed),
 		}),
 	})
-	r.Handle("POST", "/v1/assets/forms", h.upsertForm, openapi.Operation{
+	r.Handle("POST", "/v1/assets/forms", upsert(h, "Form schema", formFromBody, (*Store).UpsertForm), openapi.Operation{
 		Summary: "Create or update a form schema (upsert by id)", Tags: tags,
 		RequestBody: openapi.Body(formBodySchema, "the form"),
 		Responses:   upsertErrors(),
 	})
-	r.Handle("DELETE", "/v1/assets/forms/{id}", h.deleteForm, deleteOp("form schema"))
+	r.Handle("DELETE", "/v1/assets/forms/{id}", remove(h, "Form schema", (*Store).DeleteForm), deleteOp("form schema"))
 
-	r.Handle("GET", "/v1/assets/documents", h.listTemplates, openapi.Operation{
+	r.Handle("GET", "/v1/assets/documents", list(h, "document templates", (*Store).ListDocumentTemplates, templateItemOf), openapi.Operation{
 		Summary: "Document templates", Description: "Every template that is not read-only, most recently updated first.", Tags: tags,
 		Responses: common(map[string]openapi.Response{
 			"200": {Description: "the templates", Content: openapi.JSON(envelopeOf(openapi.Array(templateSchema, "")))},
 			"500": errorResponse("storage failure", CodeListFailed),
 		}),
 	})
-	r.Handle("POST", "/v1/assets/documents", h.upsertTemplate, openapi.Operation{
+	r.Handle("POST", "/v1/assets/documents", upsert(h, "Document template", templateFromBody, (*Store).UpsertDocumentTemplate), openapi.Operation{
 		Summary: "Create or update a document template (upsert by id)", Tags: tags,
 		RequestBody: openapi.Body(templateBodySchema, "the template"),
 		Responses:   upsertErrors(),
 	})
-	r.Handle("DELETE", "/v1/assets/documents/{id}", h.deleteTemplate, deleteOp("document template"))
+	r.Handle("DELETE", "/v1/assets/documents/{id}", remove(h, "Document template", (*Store).DeleteDocumentTemplate), deleteOp("document template"))
 }
 
 func conflictNote(codes []string) string {
@@ -247,45 +247,67 @@ type (
 	}
 )
 
-func (h *handlers) listProcesses(w http.ResponseWriter, r *http.Request) error {
-	s, err := h.storeFor()
-	if err != nil {
-		return err
+// list answers the rows of a table, each turned into its response item.
+func list[T, I any](h *handlers, what string, read func(*Store, context.Context) ([]T, error), item func(T) I) httpapi.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		s, err := h.storeFor()
+		if err != nil {
+			return err
+		}
+		rows, err := read(s, r.Context())
+		if err != nil {
+			return h.fail(r.Context(), err, CodeListFailed, "Listing the "+what)
+		}
+		out := make([]I, 0, len(rows))
+		for _, row := range rows {
+			out = append(out, item(row))
+		}
+		return httpapi.WriteData(w, http.StatusOK, out)
 	}
-	ps, err := s.ListProcesses(r.Context())
-	if err != nil {
-		return h.fail(r.Context(), err, CodeListFailed, "Listing the BPMN processes")
-	}
-	out := make([]processItem, 0, len(ps))
-	for _, p := range ps {
-		out = append(out, processItem{
-			ID: p.ID, BPMNProcessID: p.BPMNProcessID, Name: p.Name, Description: p.Description,
-			ProcessRole: p.ProcessRole, CalledElement: p.CalledElement, ShellID: p.ShellID,
-			LinkedDMNTemplates: nonNil(p.LinkedDMNTemplates), Status: p.Status, Language: p.Language,
-			Organization: p.Organization, ReadOnly: p.ReadOnly, SchemaVersion: p.SchemaVersion,
-			CreatedAt: httpapi.Timestamp(p.CreatedAt), UpdatedAt: httpapi.Timestamp(p.UpdatedAt),
-		})
-	}
-	return httpapi.WriteData(w, http.StatusOK, out)
 }
 
-func (h *handlers) upsertProcess(w http.ResponseWriter, r *http.Request) error {
-	s, err := h.storeFor()
-	if err != nil {
-		return err
+// keyed is a stored row with its API id.
+type keyed interface{ key() string }
+
+func (p Process) key() string          { return p.ID }
+func (f Form) key() string             { return f.ID }
+func (d DocumentTemplate) key() string { return d.ID }
+
+// upsert reads, validates and stores one row.
+func upsert[T keyed](h *handlers, what string, parse func(*fields) (T, error), write func(*Store, context.Context, T) error) httpapi.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		s, err := h.storeFor()
+		if err != nil {
+			return err
+		}
+		f, err := readFields(r)
+		if err != nil {
+			return err
+		}
+		row, err := parse(f)
+		if err != nil {
+			return err
+		}
+		if err := write(s, r.Context(), row); err != nil {
+			return h.fail(r.Context(), err, CodeUpsertFailed, what+" "+quote(row.key()))
+		}
+		return httpapi.WriteData(w, http.StatusOK, nil)
 	}
-	f, err := readFields(r)
-	if err != nil {
-		return err
+}
+
+// remove deletes the row named by the path's id.
+func remove(h *handlers, what string, del func(*Store, context.Context, string) error) httpapi.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		s, err := h.storeFor()
+		if err != nil {
+			return err
+		}
+		id := mux.Vars(r)["id"]
+		if err := del(s, r.Context(), id); err != nil {
+			return h.fail(r.Context(), err, CodeDeleteFailed, what+" "+quote(id))
+		}
+		return httpapi.WriteData(w, http.StatusOK, nil)
 	}
-	p, err := processFromBody(f)
-	if err != nil {
-		return err
-	}
-	if err := s.UpsertProcess(r.Context(), p); err != nil {
-		return h.fail(r.Context(), err, CodeUpsertFailed, "BPMN process "+quote(p.ID))
-	}
-	return httpapi.WriteData(w, http.StatusOK, nil)
 }
 
 func (h *handlers) processByBPMNID(w http.ResponseWriter, r *http.Request) error {
@@ -309,107 +331,31 @@ func (h *handlers) processByBPMNID(w http.ResponseWriter, r *http.Request) error
 	return httpapi.WriteData(w, http.StatusOK, processXML{ID: p.ID, BPMNProcessID: p.BPMNProcessID, XML: p.XML})
 }
 
-func (h *handlers) deleteProcess(w http.ResponseWriter, r *http.Request) error {
-	return h.delete(w, r, "BPMN process", (*Store).DeleteProcess)
+func processItemOf(p Process) processItem {
+	return processItem{
+		ID: p.ID, BPMNProcessID: p.BPMNProcessID, Name: p.Name, Description: p.Description,
+		ProcessRole: p.ProcessRole, CalledElement: p.CalledElement, ShellID: p.ShellID,
+		LinkedDMNTemplates: nonNil(p.LinkedDMNTemplates), Status: p.Status, Language: p.Language,
+		Organization: p.Organization, ReadOnly: p.ReadOnly, SchemaVersion: p.SchemaVersion,
+		CreatedAt: httpapi.Timestamp(p.CreatedAt), UpdatedAt: httpapi.Timestamp(p.UpdatedAt),
+	}
 }
 
-func (h *handlers) delete(w http.ResponseWriter, r *http.Request, what string, del func(*Store, context.Context, string) error) error {
-	s, err := h.storeFor()
-	if err != nil {
-		return err
+func formItemOf(f Form) formItem {
+	return formItem{
+		ID: f.ID, Name: f.Name, Description: f.Description, Schema: f.Schema, Status: f.Status,
+		SchemaVersion: f.SchemaVersion, Language: f.Language, Organization: f.Organization, ReadOnly: f.ReadOnly,
+		CreatedAt: httpapi.Timestamp(f.CreatedAt), UpdatedAt: httpapi.Timestamp(f.UpdatedAt),
 	}
-	id := mux.Vars(r)["id"]
-	if err := del(s, r.Context(), id); err != nil {
-		return h.fail(r.Context(), err, CodeDeleteFailed, what+" "+quote(id))
-	}
-	return httpapi.WriteData(w, http.StatusOK, nil)
 }
 
-func (h *handlers) listForms(w http.ResponseWriter, r *http.Request) error {
-	s, err := h.storeFor()
-	if err != nil {
-		return err
+func templateItemOf(d DocumentTemplate) templateItem {
+	return templateItem{
+		ID: d.ID, Name: d.Name, Description: d.Description, ProcessKey: d.ProcessKey, ServiceID: d.ServiceID,
+		SchemaVersion: d.SchemaVersion, Zones: d.Zones, Bindings: d.Bindings, Assets: d.Assets, Status: d.Status,
+		Language: d.Language, Organization: d.Organization, ReadOnly: d.ReadOnly,
+		CreatedAt: httpapi.Timestamp(d.CreatedAt), UpdatedAt: httpapi.Timestamp(d.UpdatedAt),
 	}
-	fs, err := s.ListForms(r.Context())
-	if err != nil {
-		return h.fail(r.Context(), err, CodeListFailed, "Listing the form schemas")
-	}
-	out := make([]formItem, 0, len(fs))
-	for _, f := range fs {
-		out = append(out, formItem{
-			ID: f.ID, Name: f.Name, Description: f.Description, Schema: f.Schema, Status: f.Status,
-			SchemaVersion: f.SchemaVersion, Language: f.Language, Organization: f.Organization, ReadOnly: f.ReadOnly,
-			CreatedAt: httpapi.Timestamp(f.CreatedAt), UpdatedAt: httpapi.Timestamp(f.UpdatedAt),
-		})
-	}
-	return httpapi.WriteData(w, http.StatusOK, out)
-}
-
-func (h *handlers) upsertForm(w http.ResponseWriter, r *http.Request) error {
-	s, err := h.storeFor()
-	if err != nil {
-		return err
-	}
-	f, err := readFields(r)
-	if err != nil {
-		return err
-	}
-	form, err := formFromBody(f)
-	if err != nil {
-		return err
-	}
-	if err := s.UpsertForm(r.Context(), form); err != nil {
-		return h.fail(r.Context(), err, CodeUpsertFailed, "Form schema "+quote(form.ID))
-	}
-	return httpapi.WriteData(w, http.StatusOK, nil)
-}
-
-func (h *handlers) deleteForm(w http.ResponseWriter, r *http.Request) error {
-	return h.delete(w, r, "Form schema", (*Store).DeleteForm)
-}
-
-func (h *handlers) listTemplates(w http.ResponseWriter, r *http.Request) error {
-	s, err := h.storeFor()
-	if err != nil {
-		return err
-	}
-	ds, err := s.ListDocumentTemplates(r.Context())
-	if err != nil {
-		return h.fail(r.Context(), err, CodeListFailed, "Listing the document templates")
-	}
-	out := make([]templateItem, 0, len(ds))
-	for _, d := range ds {
-		out = append(out, templateItem{
-			ID: d.ID, Name: d.Name, Description: d.Description, ProcessKey: d.ProcessKey, ServiceID: d.ServiceID,
-			SchemaVersion: d.SchemaVersion, Zones: d.Zones, Bindings: d.Bindings, Assets: d.Assets, Status: d.Status,
-			Language: d.Language, Organization: d.Organization, ReadOnly: d.ReadOnly,
-			CreatedAt: httpapi.Timestamp(d.CreatedAt), UpdatedAt: httpapi.Timestamp(d.UpdatedAt),
-		})
-	}
-	return httpapi.WriteData(w, http.StatusOK, out)
-}
-
-func (h *handlers) upsertTemplate(w http.ResponseWriter, r *http.Request) error {
-	s, err := h.storeFor()
-	if err != nil {
-		return err
-	}
-	f, err := readFields(r)
-	if err != nil {
-		return err
-	}
-	d, err := templateFromBody(f)
-	if err != nil {
-		return err
-	}
-	if err := s.UpsertDocumentTemplate(r.Context(), d); err != nil {
-		return h.fail(r.Context(), err, CodeUpsertFailed, "Document template "+quote(d.ID))
-	}
-	return httpapi.WriteData(w, http.StatusOK, nil)
-}
-
-func (h *handlers) deleteTemplate(w http.ResponseWriter, r *http.Request) error {
-	return h.delete(w, r, "Document template", (*Store).DeleteDocumentTemplate)
 }
 
 func nonNil(s []string) []string {
