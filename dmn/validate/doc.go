@@ -1,13 +1,68 @@
-// Package validate checks DMN XML before it is published: structure,
-// decision tables, CPRMV extension attributes, the decision requirements
-// diagram and metadata quality, in the five layers of the explorer's
-// POST /v1/dmns/validate.
+// Package validate checks DMN XML before it is published, in the five
+// layers of the explorer's POST /v1/dmns/validate: structure, decision
+// tables, CPRMV extension attributes, the decision requirements diagram and
+// metadata quality. Every problem is an Issue with a code from the project's
+// code table (Codes), a severity, the element path and the line and column
+// of the element's start tag (or of the XML parse error); a structural
+// failure skips layers 2–5.
 //
-// Validate parses the document with its own bounded, position-keeping pass
-// over encoding/xml (no DTD, no entity expansion, depth and size limits) and
-// reports every problem as an Issue with a code, severity, element path,
-// line and column; it never panics on hostile input.
+//	report := validate.Validate(xmlBytes) // report.Valid, report.Issues(), json.Marshal(report)
 //
-//	report := validate.Validate(xmlBytes)
-//	if !report.Valid { for _, is := range report.Issues() { fmt.Println(is.Code, is.Location, is.Message) } }
+// # Input safety
+//
+// The document is read by the package's own pass over encoding/xml raw
+// tokens (etree keeps no positions). A DOCTYPE is refused outright, so no
+// DTD is read and no entity is declared or expanded (billion-laughs and
+// external-entity documents fail at once with BASE-PARSE); only the five
+// predefined entities and character references are resolved. Nesting deeper
+// than MaxDepth, documents over MaxDocumentBytes, duplicate attributes,
+// unbound prefixes and a second root element are parse errors too. Encodings
+// other than UTF-8 are decoded when IANA names them (ISO-8859-1, windows-1252, …).
+// Validate never panics: an internal failure becomes a BASE-ERR issue.
+//
+// # Namespaces
+//
+// The checks run for every accepted root namespace: the specification's
+// four (DMN 1.3, 1.2, 1.1 and the legacy process-engine namespace
+// https://www.camunda.org/schema/1.0/dmn) and, because regelkit's engine
+// runs them, DMN 1.4 and 1.5. BASE-NS lists all six. Elements count as DMN
+// when they are in any of these namespaces.
+//
+// # Beyond the upstream checks
+//
+// BIZ-015 reports FEEL syntax errors in input expressions, input entries and
+// output entries (parsed with dmn/feel; cells of another expressionLanguage
+// and empty output entries are skipped). BIZ-016 reports rules of a UNIQUE
+// table whose input entries overlap semantically: each entry is read as a
+// set of values of its column (unions of numeric or date intervals with open
+// or closed ends, integers and dates as discrete values, string and boolean
+// enumerations, not(...), null, "-"), and two rules overlap when their sets
+// meet in every column; the message names both rules and an input that
+// matches both. Entries that are no literal tests (names, function calls
+// other than date, string order comparisons) are not read, so their rules
+// take no part: BIZ-016 never claims an overlap it cannot show. Pairs with
+// identical text are left to BIZ-008, catch-all rules to BIZ-009. The search
+// splits the rules on their columns instead of comparing all pairs; it
+// reports at most 100 pairs per table and stops after a work budget
+// proportional to the table, saying so in the last message, when thousands
+// of rules overlap each other. INT-003 also reports longer cycles of
+// required decisions; typeRefs naming an itemDefinition of the model, or a
+// FEEL type with a prefix bound to a FEEL namespace (DMN 1.1 feel:string),
+// are known types.
+//
+// # Performance
+//
+// A 6.2 MB model with one UNIQUE table of 20,000 rules over three columns
+// (string, integer, date; every rule with ids and a CPRMV attribute), all
+// five layers and BIZ-015/BIZ-016 on every cell:
+//
+//	go test -c -o /tmp/validate.test ./dmn/validate
+//	time /tmp/validate.test -test.run XXX -test.bench ValidateLarge -test.benchtime 10x -test.cpu 1
+//	BenchmarkValidateLarge  10  1.46 s/op  122 MB/op  2.7 M allocs/op   (wall clock, load average 13 on 2 cores)
+//	user 3.6 s for 11 runs: about 0.33 s of CPU per validation
+//
+// The wall-clock figure was taken while other builds shared the machine; on
+// an idle core a validation takes about its CPU time, well under the 1 s
+// target. About 40% is XML tokenising, 20% FEEL parsing of the distinct
+// cell texts, 15% the overlap search.
 package validate

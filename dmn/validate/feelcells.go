@@ -57,6 +57,27 @@ func (v *validator) scope(t *table) *feel.Scope {
 // entries in t.tests for the overlap check.
 func (v *validator) checkFEELCells(t *table) {
 	scope := v.scope(t)
+	// Decision tables repeat cell texts ("-", "true", "[18..65)") many
+	// times: each distinct text of a kind is parsed once per table.
+	type parsed struct {
+		n   any
+		err error
+	}
+	cache := map[[2]string]parsed{}
+	parse := func(kind, text string) (any, error) {
+		key := [2]string{kind, text}
+		if p, ok := cache[key]; ok {
+			return p.n, p.err
+		}
+		n, err := parseFEEL(func() (any, error) {
+			if kind == "tests" {
+				return feel.ParseUnaryTests(text, scope)
+			}
+			return feel.ParseExpr(text, scope)
+		})
+		cache[key] = parsed{n, err}
+		return n, err
+	}
 	for i, in := range t.inputs {
 		expr := child(in, "inputExpression")
 		if expr == nil || !isFEEL(v.language(expr)) {
@@ -66,7 +87,7 @@ func (v *validator) checkFEELCells(t *table) {
 		if blank(text) {
 			continue
 		}
-		if _, err := parseFEEL(func() (any, error) { return feel.ParseExpr(text, scope) }); err != nil {
+		if _, err := parse("expr", text); err != nil {
 			v.add(LayerBusiness, "BIZ-015", expr, "input expression of input column %d (%s): FEEL syntax error in %s at %s",
 				i+1, columnName(in, expr), clip(text), err)
 		}
@@ -80,7 +101,7 @@ func (v *validator) checkFEELCells(t *table) {
 				continue
 			}
 			text := textOf(e)
-			ut, err := parseFEEL(func() (any, error) { return feel.ParseUnaryTests(text, scope) })
+			ut, err := parse("tests", text)
 			if err != nil {
 				v.add(LayerBusiness, "BIZ-015", e, "rule %s, input entry %d%s: FEEL syntax error in %s at %s",
 					ruleName(r, ri), j+1, columnSuffix(t.inputs, j), clip(text), err)
@@ -94,7 +115,7 @@ func (v *validator) checkFEELCells(t *table) {
 			if blank(text) || !isFEEL(v.language(e)) {
 				continue // an empty output entry yields null
 			}
-			if _, err := parseFEEL(func() (any, error) { return feel.ParseExpr(text, scope) }); err != nil {
+			if _, err := parse("expr", text); err != nil {
 				v.add(LayerBusiness, "BIZ-015", e, "rule %s, output entry %d%s: FEEL syntax error in %s at %s",
 					ruleName(r, ri), j+1, columnSuffix(t.outputs, j), clip(text), err)
 			}

@@ -633,6 +633,16 @@ func (v *validator) checkOverlaps(t *table, idx []int, textGroup map[int]int) {
 			}
 		}
 	}
+	// Parsed cells of equal text are shared (see checkFEELCells), so each
+	// distinct cell of a column is read once.
+	type read struct {
+		cs cellSet
+		ok bool
+	}
+	cache := make([]map[*feel.UnaryTests]read, len(t.inputs))
+	for c := range cache {
+		cache[c] = map[*feel.UnaryTests]read{}
+	}
 rules:
 	for _, ri := range idx {
 		row := make([]cellSet, len(t.inputs))
@@ -642,7 +652,12 @@ rules:
 			if ut == nil {
 				continue rules
 			}
-			cs, ok := readCell(ut, s.domains[c])
+			rd, seen := cache[c][ut]
+			if !seen {
+				rd.cs, rd.ok = readCell(ut, s.domains[c])
+				cache[c][ut] = rd
+			}
+			cs, ok := rd.cs, rd.ok
 			if !ok {
 				continue rules
 			}
