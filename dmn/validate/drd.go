@@ -23,38 +23,41 @@ func (v *validator) checkDRD() {
 	requires := map[*element][]*element{} // decision → decisions it requires
 	reqs := m.dmn["informationRequirement"]
 	for _, ir := range reqs {
-		ri := children(ir, "requiredInput")
-		rd := children(ir, "requiredDecision")
-		if len(ri) == 0 && len(rd) == 0 {
+		if child(ir, "requiredInput") == nil && child(ir, "requiredDecision") == nil {
 			v.add(LayerInteraction, "INT-004", ir, "informationRequirement has neither a requiredInput nor a requiredDecision")
 		}
-		for _, r := range ri {
-			href, _ := r.attr("href")
-			id, local := hrefID(href)
-			if !local {
-				continue
-			}
-			referenced[id] = true
-			if m.inputDataByID[id] == nil {
-				v.add(LayerInteraction, "INT-001", r, "requiredInput href %q refers to no inputData", href)
-			}
+	}
+	// References in authority requirements must resolve as well; only
+	// information requirements make an inputData used (INT-005) and build
+	// the graph of required decisions.
+	for _, r := range m.dmn["requiredInput"] {
+		href, _ := r.attr("href")
+		id, local := hrefID(href)
+		if !local {
+			continue
 		}
-		dec := owner(ir)
-		for _, r := range rd {
-			href, _ := r.attr("href")
-			id, local := hrefID(href)
-			if !local {
-				continue
-			}
-			target := m.decisionByID[id]
-			switch {
-			case target == nil:
-				v.add(LayerInteraction, "INT-002", r, "requiredDecision href %q refers to no decision", href)
-			case target == dec:
-				v.add(LayerInteraction, "INT-003", r, "decision %q requires itself", id)
-			case dec != nil && dec.local == "decision":
-				requires[dec] = append(requires[dec], target)
-			}
+		if r.parent.local == "informationRequirement" {
+			referenced[id] = true
+		}
+		if m.inputDataByID[id] == nil {
+			v.add(LayerInteraction, "INT-001", r, "requiredInput href %q refers to no inputData", href)
+		}
+	}
+	for _, r := range m.dmn["requiredDecision"] {
+		href, _ := r.attr("href")
+		id, local := hrefID(href)
+		if !local {
+			continue
+		}
+		dec := owner(r)
+		target := m.decisionByID[id]
+		switch {
+		case target == nil:
+			v.add(LayerInteraction, "INT-002", r, "requiredDecision href %q refers to no decision", href)
+		case target == dec:
+			v.add(LayerInteraction, "INT-003", r, "decision %q requires itself", id)
+		case dec != nil && dec.local == "decision" && r.parent.local == "informationRequirement":
+			requires[dec] = append(requires[dec], target)
 		}
 	}
 	v.checkCycles(requires)

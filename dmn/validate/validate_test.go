@@ -683,6 +683,23 @@ func TestINT007RequiredDecisionOutputs(t *testing.T) {
 	}
 }
 
+// TestAuthorityRequirements: hrefs of authority requirements must resolve
+// too, but do not count as using an inputData.
+func TestAuthorityRequirements(t *testing.T) {
+	body := strings.Replace(ageTable("", goodRules...), `<decisionTable`, `<authorityRequirement id="ar1"><requiredInput href="#nope"/></authorityRequirement><decisionTable`, 1)
+	r := Validate([]byte(doc(ns13, body)))
+	got := findCode(r, "INT-001")
+	if len(got) != 1 || got[0].Location != `<decision id="d1"> > <requiredInput>` {
+		t.Errorf("INT-001: %s", dump(r))
+	}
+	body = strings.Replace(ageTable("", goodRules...), `<informationRequirement id="ir1"><requiredInput href="#age"/></informationRequirement>`,
+		`<authorityRequirement id="ar1"><requiredInput href="#age"/></authorityRequirement>`, 1) +
+		`<decision id="d2" name="D2"><literalExpression id="le"><text>1</text></literalExpression></decision>`
+	if got := findCode(Validate([]byte(doc(ns13, body))), "INT-005"); len(got) != 1 {
+		t.Errorf("INT-005 with only an authority requirement: %v", got)
+	}
+}
+
 func TestHrefToOtherModelIsNotChecked(t *testing.T) {
 	body := strings.Replace(ageTable("", goodRules...), `href="#age"`, `href="other.dmn#age2"`, 1)
 	if got := findCode(Validate([]byte(doc(ns13, body))), "INT-001"); len(got) != 0 {
