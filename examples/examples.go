@@ -29,4 +29,5 @@ var KnowledgeGraph = []string{
 	"knowledge-graph/organisations.ttl",
 	"knowledge-graph/localpass.ttl",
 	"knowledge-graph/models.ttl",
+	"knowledge-graph/norms.ttl",
 }
