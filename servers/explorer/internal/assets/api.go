@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/gorilla/mux"
 
@@ -46,57 +47,15 @@ func Register(r *httpapi.Router, deps Deps) {
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}
-	tags := []string{"assets"}
-	common := func(extra map[string]openapi.Response) map[string]openapi.Response {
-		out := map[string]openapi.Response{
-			"503": errorResponse("no database configured (DB_NOT_CONFIGURED) or the database is unreachable (DB_UNAVAILABLE); "+
-				"DB_NOT_CONFIGURED is answered before the body is read", CodeDBNotConfigured, CodeDBUnavailable),
-		}
-		for k, v := range extra {
-			out[k] = v
-		}
-		return out
-	}
-	upsertErrors := func(codes ...string) map[string]openapi.Response {
-		m := map[string]openapi.Response{
-			"200": {Description: "stored", Content: openapi.JSON(successSchema)},
-			"400": errorResponse("field errors, all of them joined by \"; \", or a malformed body",
-				httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody),
-			"409": errorResponse("the row is read-only (READONLY_ASSET)"+conflictNote(codes), append(codes, CodeReadOnlyAsset)...),
-			"413": errorResponse("body over 10 MB", httpapi.CodePayloadTooLarge),
-			"500": errorResponse("storage failure", CodeUpsertFailed),
-		}
-		return common(m)
-	}
-	deleteOp := func(what string) openapi.Operation {
-		return openapi.Operation{
-			Summary:     "Delete a " + what + " by id",
-			Description: "Idempotent: deleting an id that does not exist succeeds. A read-only row is kept: 409 READONLY_ASSET.",
-			Tags:        tags,
-			Responses: common(map[string]openapi.Response{
-				"200": {Description: "deleted (or absent)", Content: openapi.JSON(successSchema)},
-				"409": errorResponse("the row is read-only", CodeReadOnlyAsset),
-				"500": errorResponse("storage failure", CodeDeleteFailed),
-			}),
-		}
-	}
-
-	r.Handle("GET", "/v1/assets/bpmn", list(h, "BPMN processes", (*Store).ListProcesses, processItemOf), openapi.Operation{
-		Summary:     "BPMN processes",
-		Description: "Every process that is not read-only, most recently updated first, without its XML.",
-		Tags:        tags,
-		Responses: common(map[string]openapi.Response{
-			"200": {Description: "the processes", Content: openapi.JSON(envelopeOf(openapi.Array(processSchema, "")))},
-			"500": errorResponse("storage failure", CodeListFailed),
-		}),
-	})
-	r.Handle("POST", "/v1/assets/bpmn", upsert(h, "BPMN process", processFromBody, (*Store).UpsertProcess), openapi.Operation{
-		Summary: "Create or update a BPMN process (upsert by id)",
-		Description: "An update keeps createdAt and overwrites everything else. One process per (organization, bpmnProcessId), " +
-			"an absent organization being its own value; the placeholder bpmnProcessId \"unknown\" is exempt.",
-		Tags:        tags,
-		RequestBody: openapi.Body(processBodySchema, "the process"),
-		Responses:   upsertErrors(CodeProcessIDTaken),
+	registerKind(r, h, kind[Process, processItem]{
+		path: "/v1/assets/bpmn", singular: "BPMN process", plural: "BPMN processes",
+		item: processSchema, body: processBodySchema,
+		read: (*Store).ListProcesses, itemOf: processItemOf,
+		parse: processFromBody, write: (*Store).UpsertProcess, del: (*Store).DeleteProcess,
+		listNote: " Items carry no XML.",
+		upsertNote: " One process per (organization, bpmnProcessId), an absent organization being its own value; " +
+			"the placeholder bpmnProcessId \"unknown\" is exempt.",
+		conflicts: []string{CodeProcessIDTaken},
 	})
 	r.Handle("GET", "/v1/assets/bpmn/by-bpmn-id/{bpmnProcessId}", h.processByBPMNID, openapi.Operation{
 		Summary: "Look a BPMN process up by its process id",
@@ -107,41 +66,83 @@ func Register(r *httpapi.Router, deps Deps) {
 			{Name: "bpmnProcessId", In: "path", Required: true, Description: "the id attribute of the BPMN process element", Schema: openapi.String("")},
 			openapi.Query("organization", "scope the look-up to this organisation; empty: processes without one", false),
 		},
-		Responses: common(map[string]openapi.Response{
+		Responses: withUnavailable(map[string]openapi.Response{
 			"200": {Description: "the process", Content: openapi.JSON(envelopeOf(processXMLSchema))},
 			"404": errorResponse("no process has this id", httpapi.CodeNotFound),
 			"500": errorResponse("storage failure", CodeLookupFailed),
 		}),
 	})
-	r.Handle("DELETE", "/v1/assets/bpmn/{id}", remove(h, "BPMN process", (*Store).DeleteProcess), deleteOp("BPMN process"))
+	registerKind(r, h, kind[Form, formItem]{
+		path: "/v1/assets/forms", singular: "Form schema", plural: "form schemas",
+		item: formSchema, body: formBodySchema,
+		read: (*Store).ListForms, itemOf: formItemOf,
+		parse: formFromBody, write: (*Store).UpsertForm, del: (*Store).DeleteForm,
+	})
+	registerKind(r, h, kind[DocumentTemplate, templateItem]{
+		path: "/v1/assets/documents", singular: "Document template", plural: "document templates",
+		item: templateSchema, body: templateBodySchema,
+		read: (*Store).ListDocumentTemplates, itemOf: templateItemOf,
+		parse: templateFromBody, write: (*Store).UpsertDocumentTemplate, del: (*Store).DeleteDocumentTemplate,
+	})
+}
 
-	r.Handle("GET", "/v1/assets/forms", list(h, "form schemas", (*Store).ListForms, formItemOf), openapi.Operation{
-		Summary: "Form schemas", Description: "Every form that is not read-only, most recently updated first.", Tags: tags,
-		Responses: common(map[string]openapi.Response{
-			"200": {Description: "the forms", Content: openapi.JSON(envelopeOf(openapi.Array(formSchema, "")))},
+var tags = []string{"assets"}
+
+// kind is one asset table as the API serves it: list, upsert and delete.
+type kind[T keyed, I any] struct {
+	path, singular, plural string
+	item, body             openapi.Schema
+	read                   func(*Store, context.Context) ([]T, error)
+	itemOf                 func(T) I
+	parse                  func(*fields) (T, error)
+	write                  func(*Store, context.Context, T) error
+	del                    func(*Store, context.Context, string) error
+	listNote, upsertNote   string
+	conflicts              []string // 409 codes besides READONLY_ASSET
+}
+
+func registerKind[T keyed, I any](r *httpapi.Router, h *handlers, k kind[T, I]) {
+	r.Handle("GET", k.path, list(h, k.plural, k.read, k.itemOf), openapi.Operation{
+		Summary:     strings.ToUpper(k.plural[:1]) + k.plural[1:],
+		Description: "Every row that is not read-only, most recently updated first." + k.listNote,
+		Tags:        tags,
+		Responses: withUnavailable(map[string]openapi.Response{
+			"200": {Description: "the " + k.plural, Content: openapi.JSON(envelopeOf(openapi.Array(k.item, "")))},
 			"500": errorResponse("storage failure", CodeListFailed),
 		}),
 	})
-	r.Handle("POST", "/v1/assets/forms", upsert(h, "Form schema", formFromBody, (*Store).UpsertForm), openapi.Operation{
-		Summary: "Create or update a form schema (upsert by id)", Tags: tags,
-		RequestBody: openapi.Body(formBodySchema, "the form"),
-		Responses:   upsertErrors(),
-	})
-	r.Handle("DELETE", "/v1/assets/forms/{id}", remove(h, "Form schema", (*Store).DeleteForm), deleteOp("form schema"))
-
-	r.Handle("GET", "/v1/assets/documents", list(h, "document templates", (*Store).ListDocumentTemplates, templateItemOf), openapi.Operation{
-		Summary: "Document templates", Description: "Every template that is not read-only, most recently updated first.", Tags: tags,
-		Responses: common(map[string]openapi.Response{
-			"200": {Description: "the templates", Content: openapi.JSON(envelopeOf(openapi.Array(templateSchema, "")))},
-			"500": errorResponse("storage failure", CodeListFailed),
+	r.Handle("POST", k.path, upsert(h, k.singular, k.parse, k.write), openapi.Operation{
+		Summary:     "Create or update a " + strings.ToLower(k.singular) + " (upsert by id)",
+		Description: "An update keeps createdAt and overwrites everything else." + k.upsertNote,
+		Tags:        tags,
+		RequestBody: openapi.Body(k.body, "the "+strings.ToLower(k.singular)),
+		Responses: withUnavailable(map[string]openapi.Response{
+			"200": {Description: "stored", Content: openapi.JSON(successSchema)},
+			"400": errorResponse("field errors, all of them joined by \"; \", or a malformed body",
+				httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody),
+			"409": errorResponse("the row is read-only (READONLY_ASSET)"+conflictNote(k.conflicts),
+				append([]string{CodeReadOnlyAsset}, k.conflicts...)...),
+			"413": errorResponse("body over 10 MB", httpapi.CodePayloadTooLarge),
+			"500": errorResponse("storage failure", CodeUpsertFailed),
 		}),
 	})
-	r.Handle("POST", "/v1/assets/documents", upsert(h, "Document template", templateFromBody, (*Store).UpsertDocumentTemplate), openapi.Operation{
-		Summary: "Create or update a document template (upsert by id)", Tags: tags,
-		RequestBody: openapi.Body(templateBodySchema, "the template"),
-		Responses:   upsertErrors(),
+	r.Handle("DELETE", k.path+"/{id}", remove(h, k.singular, k.del), openapi.Operation{
+		Summary:     "Delete a " + strings.ToLower(k.singular) + " by id",
+		Description: "Idempotent: deleting an id that does not exist succeeds. A read-only row is kept: 409 READONLY_ASSET.",
+		Tags:        tags,
+		Responses: withUnavailable(map[string]openapi.Response{
+			"200": {Description: "deleted (or absent)", Content: openapi.JSON(successSchema)},
+			"409": errorResponse("the row is read-only", CodeReadOnlyAsset),
+			"500": errorResponse("storage failure", CodeDeleteFailed),
+		}),
 	})
-	r.Handle("DELETE", "/v1/assets/documents/{id}", remove(h, "Document template", (*Store).DeleteDocumentTemplate), deleteOp("document template"))
+}
+
+// withUnavailable adds the 503 answers every asset route gives.
+func withUnavailable(responses map[string]openapi.Response) map[string]openapi.Response {
+	responses["503"] = errorResponse("no database configured (DB_NOT_CONFIGURED) or the database is unreachable "+
+		"(DB_UNAVAILABLE); DB_NOT_CONFIGURED is answered before the body is read", CodeDBNotConfigured, CodeDBUnavailable)
+	return responses
 }
 
 func conflictNote(codes []string) string {

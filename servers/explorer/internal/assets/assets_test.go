@@ -22,7 +22,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 func newStore(t *testing.T) (*Store, *pgtest.DB) {
 	t.Helper()
 	db := pgtest.New(t)
-	s, err := Open(context.Background(), db.URL, Options{Timeout: 3 * time.Second})
+	s, err := Open(context.Background(), db.URL, Options{Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -470,7 +470,7 @@ func TestDatabaseOutage(t *testing.T) {
 func TestStartWhileDatabaseDown(t *testing.T) {
 	db := pgtest.New(t)
 	db.Stop(t)
-	s, err := Open(context.Background(), db.URL, Options{Timeout: 2 * time.Second})
+	s, err := Open(context.Background(), db.URL, Options{Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatalf("Open with the database down: %v", err)
 	}
