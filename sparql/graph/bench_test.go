@@ -2,82 +2,29 @@ package graph
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
+	"github.com/regelkit/regelkit/sparql/graph/internal/benchdata"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
 )
 
-var benchFile = flag.String("graph.benchfile", "", "write the generated benchmark Turtle file here (TestWriteBenchmarkFile)")
-
 const benchTriples = 500_000
-
-// writeBenchTurtle writes a Turtle document of exactly n triples (n a
-// multiple of 20): prefixed names, typed and language-tagged literals,
-// blank node property lists and collections, 20 triples per subject.
-func writeBenchTurtle(w io.Writer, n int) error {
-	var b bytes.Buffer
-	b.WriteString(`@prefix ex: <http://example.org/data/> .
-@prefix voc: <http://example.org/vocab#> .
-@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-@prefix dct: <http://purl.org/dc/terms/> .
-
-`)
-	tags := []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"}
-	for i := range n / 20 {
-		fmt.Fprintf(&b, `ex:item%d a voc:Thing%d ;
-    rdfs:label "Item %d"@en, "Ding %d"@nl ;
-    dct:created "2024-%02d-%02dT10:00:00Z"^^xsd:dateTime ;
-    voc:count %d ;
-    voc:score %d.%d ;
-    voc:weight %de-3 ;
-    voc:active %v ;
-    voc:related ex:item%d ;
-    dct:description "A generated item, number %d, with a \"quoted\" word." ;
-    voc:address [ voc:street "Street %d" ; voc:number %d ] ;
-    voc:tags ( "%s" "%s" "%s" ) .
-
-`, i, i%10, i, i, i%12+1, i%28+1, i, i%100, i%10, i, i%2 == 0, (i*7919)%(n/20), i, i%500, i%200,
-			tags[i%8], tags[(i+3)%8], tags[(i+5)%8])
-		if b.Len() > 1<<20 {
-			if _, err := w.Write(b.Bytes()); err != nil {
-				return err
-			}
-			b.Reset()
-		}
-	}
-	_, err := w.Write(b.Bytes())
-	return err
-}
 
 var benchData = sync.OnceValue(func() []byte {
 	var b bytes.Buffer
-	if err := writeBenchTurtle(&b, benchTriples); err != nil {
+	if err := benchdata.WriteTurtle(&b, benchTriples); err != nil {
 		panic(err)
 	}
 	return b.Bytes()
 })
 
-// TestWriteBenchmarkFile writes the benchmark document to the file named by
-// -graph.benchfile, for timing other parsers (such as n3) on the same input.
-func TestWriteBenchmarkFile(t *testing.T) {
-	if *benchFile == "" {
-		t.Skip("set -graph.benchfile to write the benchmark document")
-	}
-	if err := os.WriteFile(*benchFile, benchData(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestBenchmarkDocument(t *testing.T) {
 	// The generator must produce what it claims: 20 triples per block.
 	var b strings.Builder
-	if err := writeBenchTurtle(&b, 2000); err != nil {
+	if err := benchdata.WriteTurtle(&b, 2000); err != nil {
 		t.Fatal(err)
 	}
 	g, err := ParseGraph(strings.NewReader(b.String()), Turtle, ParseOptions{})
@@ -202,7 +149,7 @@ func BenchmarkGraphMatch(b *testing.B) {
 
 func BenchmarkIsomorphic(b *testing.B) {
 	var src bytes.Buffer
-	if err := writeBenchTurtle(&src, 20000); err != nil {
+	if err := benchdata.WriteTurtle(&src, 20000); err != nil {
 		b.Fatal(err)
 	}
 	g1, err1 := ParseGraph(bytes.NewReader(src.Bytes()), Turtle, ParseOptions{})

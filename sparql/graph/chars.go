@@ -151,3 +151,15 @@ func validLangTag(s string) bool {
 	}
 	return seg > 0
 }
+
+// iriCharsValid reports whether s holds no character that an IRIREF must
+// not contain, so it can be written in every syntax.
+func iriCharsValid(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c <= 0x20, c == '<', c == '>', c == '"', c == '{', c == '}', c == '|', c == '^', c == '`', c == '\\':
+			return false
+		}
+	}
+	return utf8.ValidString(s)
+}

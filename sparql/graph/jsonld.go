@@ -128,6 +128,11 @@ func parseJSONLD(r io.Reader, opt ParseOptions, emit func(Quad) error) error {
 			if s.IsZero() || p.IsZero() || o.IsZero() {
 				continue
 			}
+			// JSON-LD 1.1 §8.5: statements with ill-formed IRIs or
+			// language tags are ignored.
+			if checkQuad(Quad{s, p, o, g}, true) != nil {
+				continue
+			}
 			if err := emit(Quad{s, p, o, g}); err != nil {
 				return err
 			}
@@ -170,6 +175,9 @@ func writeJSONLD(w io.Writer, d *Dataset, opt WriteOptions) error {
 		return ld.NewLiteral(t.Value, t.Datatype, t.Lang)
 	}
 	for q := range d.Quads() {
+		if err := checkQuad(q, true); err != nil {
+			return err
+		}
 		name := "@default"
 		switch q.G.Kind {
 		case KindIRI:

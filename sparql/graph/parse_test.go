@@ -2,6 +2,7 @@ package graph
 
 import (
 	"errors"
+	"github.com/regelkit/regelkit/sparql/graph/internal/benchdata"
 	"io"
 	"math/rand/v2"
 	"runtime"
@@ -268,7 +269,7 @@ func TestParseSmallReads(t *testing.T) {
 ex:s ex:p "a long string with \"escapes\" and é" , """multi
 line""" , ex:x\.y , -1.5e-3 , ( 1 2 [ ex:q _:lab ] ) , _:lab.x , ex:e. ex:t a ex:C .
 `)
-	if err := writeBenchTurtle(&doc, 6000); err != nil {
+	if err := benchdata.WriteTurtle(&doc, 6000); err != nil {
 		t.Fatal(err)
 	}
 	src := doc.String()

@@ -172,6 +172,9 @@ func (p *rxParser) scope(t xml.StartElement, ctx rxContext) rxContext {
 					ctx.base = ctx.base[:i]
 				}
 			case "lang":
+				if a.Value != "" && !validLangTag(a.Value) {
+					p.fail("xml:lang %q is not a well-formed language tag", a.Value)
+				}
 				ctx.lang = a.Value
 			}
 		}
@@ -242,6 +245,39 @@ func (p *rxParser) enter() {
 	}
 }
 
+// resolve resolves ref against the base in scope.
+func (p *rxParser) resolve(ctx rxContext, ref string) Term {
+	iri := ResolveIRI(ctx.base, ref)
+	if !iriCharsValid(iri) {
+		p.fail("%q is not a valid IRI", ref)
+	}
+	return IRI(iri)
+}
+
+// nameIRI returns the IRI an element or attribute name stands for.
+func (p *rxParser) nameIRI(n xml.Name) Term {
+	if n.Space == "" {
+		p.fail("%s has no namespace", n.Local)
+	}
+	declared := false
+	for _, frame := range p.nsStack {
+		for _, ns := range frame {
+			if ns == n.Space {
+				declared = true
+			}
+		}
+	}
+	if !declared {
+		// encoding/xml leaves an undeclared prefix in Space.
+		p.fail("namespace prefix %q is not declared", n.Space)
+	}
+	iri := n.Space + n.Local
+	if !IsAbsoluteIRI(iri) || !iriCharsValid(iri) {
+		p.fail("namespace %q and name %q do not make an absolute IRI", n.Space, n.Local)
+	}
+	return IRI(iri)
+}
+
 func (p *rxParser) idIRI(ctx rxContext, id string) Term {
 	if !isNCName(id) {
 		p.fail("rdf:ID %q is not an XML name", id)
@@ -288,7 +324,7 @@ func (p *rxParser) nodeElement(t xml.StartElement, ctx rxContext) Term {
 			subj = p.nodeID(a.Value)
 			set++
 		case "about":
-			subj = IRI(ResolveIRI(ctx.base, a.Value))
+			subj = p.resolve(ctx, a.Value)
 			set++
 		}
 	}
@@ -299,7 +335,7 @@ func (p *rxParser) nodeElement(t xml.StartElement, ctx rxContext) Term {
 		subj = p.blanks.fresh()
 	}
 	if !(t.Name.Space == RDF && t.Name.Local == "Description") {
-		p.emit(subj, IRI(RDFType), IRI(t.Name.Space+t.Name.Local))
+		p.emit(subj, IRI(RDFType), p.nameIRI(t.Name))
 	}
 	for _, a := range t.Attr {
 		if ignorableAttr(a) {
@@ -309,13 +345,13 @@ func (p *rxParser) nodeElement(t xml.StartElement, ctx rxContext) Term {
 		switch {
 		case isRDF && (name == "ID" || name == "nodeID" || name == "about"):
 		case isRDF && name == "type":
-			p.emit(subj, IRI(RDFType), IRI(ResolveIRI(ctx.base, a.Value)))
+			p.emit(subj, IRI(RDFType), p.resolve(ctx, a.Value))
 		case isRDF && (coreSyntaxTerms[name] || oldTerms[name] || name == "li" || name == "Description"):
 			p.fail("rdf:%s is not allowed on a node element", name)
 		case a.Name.Space == "":
 			p.fail("attribute %s has no namespace", a.Name.Local)
 		default:
-			p.emit(subj, IRI(a.Name.Space+a.Name.Local), LangLiteral(a.Value, ctx.lang))
+			p.emit(subj, p.nameIRI(a.Name), LangLiteral(a.Value, ctx.lang))
 		}
 	}
 	li := 1
@@ -350,7 +386,7 @@ func (p *rxParser) propertyElement(t xml.StartElement, s Term, ctx rxContext, li
 	if t.Name.Space == "" {
 		p.fail("element %s has no namespace", t.Name.Local)
 	}
-	pred := IRI(t.Name.Space + t.Name.Local)
+	pred := p.nameIRI(t.Name)
 	if t.Name.Space == RDF {
 		switch {
 		case t.Name.Local == "li":
@@ -495,7 +531,7 @@ func (p *rxParser) propertyElement(t xml.StartElement, s Term, ctx rxContext, li
 			p.fail("a property element with text cannot have rdf:resource, rdf:nodeID or property attributes")
 		}
 		if datatype != nil {
-			obj = Literal(text.String(), ResolveIRI(ctx.base, *datatype))
+			obj = Literal(text.String(), p.resolve(ctx, *datatype).Value)
 		} else {
 			obj = LangLiteral(text.String(), ctx.lang)
 		}
@@ -504,7 +540,7 @@ func (p *rxParser) propertyElement(t xml.StartElement, s Term, ctx rxContext, li
 		case resource != nil && nodeID != nil:
 			p.fail("a property element may not have both rdf:resource and rdf:nodeID")
 		case resource != nil:
-			obj = IRI(ResolveIRI(ctx.base, *resource))
+			obj = p.resolve(ctx, *resource)
 		case nodeID != nil:
 			obj = p.nodeID(*nodeID)
 		default:
@@ -512,10 +548,10 @@ func (p *rxParser) propertyElement(t xml.StartElement, s Term, ctx rxContext, li
 		}
 		for _, a := range props {
 			if name, isRDF := rdfAttr(a); isRDF && name == "type" {
-				p.emit(obj, IRI(RDFType), IRI(ResolveIRI(ctx.base, a.Value)))
+				p.emit(obj, IRI(RDFType), p.resolve(ctx, a.Value))
 				continue
 			}
-			p.emit(obj, IRI(a.Name.Space+a.Name.Local), LangLiteral(a.Value, ctx.lang))
+			p.emit(obj, p.nameIRI(a.Name), LangLiteral(a.Value, ctx.lang))
 		}
 	}
 	p.emit(s, pred, obj)

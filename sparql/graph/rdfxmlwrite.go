@@ -27,6 +27,9 @@ func writeRDFXML(w io.Writer, g *Graph, opt WriteOptions) error {
 	}
 	qnames := map[Term]string{}
 	for t := range g.Triples() {
+		if err := checkQuad(Quad{t.S, t.P, t.O, Term{}}, true); err != nil {
+			return err
+		}
 		if _, ok := qnames[t.P]; ok {
 			continue
 		}

@@ -51,6 +51,11 @@ func writeTurtle(w io.Writer, f Format, d *Dataset, opt WriteOptions) error {
 			tw.prefixes.Set(n, ns)
 		}
 	}
+	for q := range d.Quads() {
+		if err := checkQuad(q, false); err != nil {
+			return err
+		}
+	}
 	tw.countBlanks(d)
 
 	if tw.base != "" {

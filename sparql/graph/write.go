@@ -34,6 +34,12 @@ type WriteOptions struct {
 // graphs that share blank nodes in one call. Triple formats (Turtle,
 // N-Triples, RDF/XML) reject quads in a named graph. N-Triples and N-Quads
 // are streamed; the other formats collect the quads first.
+//
+// What the output cannot carry faithfully is an error wrapping
+// ErrUnsupported, never silently changed: IRIs holding characters no IRI
+// may contain (spaces, '<', ...), relative IRIs in N-Triples, N-Quads,
+// JSON-LD and RDF/XML (Turtle and TriG may hold them), malformed language
+// tags. Literal values must be valid UTF-8.
 func Write(w io.Writer, f Format, quads iter.Seq[Quad], opt WriteOptions) error {
 	switch f {
 	case NTriples, NQuads:
@@ -104,6 +110,9 @@ func writeLines(w io.Writer, f Format, quads iter.Seq[Quad]) error {
 		}
 		if q.S.IsZero() || q.P.IsZero() || q.O.IsZero() {
 			return fmt.Errorf("graph: cannot write a quad with a missing term: %v", q)
+		}
+		if err := checkQuad(q, true); err != nil {
+			return err
 		}
 		line = line[:0]
 		for i, t := range [4]Term{q.S, q.P, q.O, q.G} {

@@ -2,7 +2,7 @@
 // BenchmarkParseTurtle and BenchmarkParseGraphTurtle (see doc.go).
 //
 //   mkdir -p /tmp/n3bench && cd /tmp/n3bench && npm install n3
-//   go test ./sparql/graph -run TestWriteBenchmarkFile -graph.benchfile=/tmp/n3bench/bench.ttl
+//   go run ./sparql/graph/internal/benchdata/benchturtle -n 500000 > /tmp/n3bench/bench.ttl
 //   NODE_PATH=/tmp/n3bench/node_modules node sparql/graph/testdata/n3-parse.js /tmp/n3bench/bench.ttl
 const fs = require('fs');
 const N3 = require('n3');
