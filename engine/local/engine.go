@@ -1,0 +1,187 @@
+package local
+
+import (
+	"context"
+	"crypto/sha256"
+	"sync"
+	"time"
+
+	"github.com/regelkit/regelkit/engine"
+)
+
+// DefaultVersion is what Version reports unless Options.Version is set.
+const DefaultVersion = "regelkit-embedded"
+
+// Options configure an Engine.
+type Options struct {
+	// Standard evaluates with the DMN specification's semantics: the
+	// required decisions' results are in scope under the decisions' names,
+	// inputs are converted against their typeRefs, and dmn's own
+	// evaluation order applies. The default (false) is Operaton's
+	// semantics (see the package documentation), since the embedded
+	// engine stands in for Operaton.
+	Standard bool
+	// Now is the clock for deployment times and for FEEL's now() and
+	// today(); nil means time.Now.
+	Now func() time.Time
+	// Version is what Version reports; "" means DefaultVersion.
+	Version string
+}
+
+// Engine is the embedded decision engine. It implements engine.Engine
+// and is safe for concurrent use: deployments take a write lock for a
+// moment, evaluations run on immutable compiled models without one.
+type Engine struct {
+	opts Options
+
+	mu          sync.RWMutex
+	deployments []*deployment
+	depByID     map[string]*deployment
+	defs        []*definition // every decision definition, in deployment order
+	defByID     map[string]*definition
+	latest      map[tenantKey]*definition
+	versions    map[tenantKey]int // decision definitions: highest version per tenant and key
+	drdVersions map[tenantKey]int
+	// compiled models by resource content, so that a model deployed again
+	// (a new version with the same XML) is not compiled again
+	models map[[sha256.Size]byte]*compiledResource
+}
+
+type tenantKey struct{ tenant, key string }
+
+type deployment struct {
+	dep       engine.Deployment // without the Deployed… lists
+	resources []engine.Resource
+}
+
+type definition struct {
+	def  engine.DecisionDefinition
+	res  *compiledResource
+	plan *decisionPlan
+}
+
+// New returns an empty engine.
+func New(opts Options) *Engine {
+	return &Engine{opts: opts, depByID: map[string]*deployment{}, defByID: map[string]*definition{},
+		latest: map[tenantKey]*definition{}, versions: map[tenantKey]int{}, drdVersions: map[tenantKey]int{},
+		models: map[[sha256.Size]byte]*compiledResource{}}
+}
+
+func (e *Engine) now() time.Time {
+	if e.opts.Now != nil {
+		return e.opts.Now()
+	}
+	return time.Now()
+}
+
+// Version reports Options.Version or DefaultVersion; the embedded engine
+// is always up.
+func (e *Engine) Version(ctx context.Context) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if e.opts.Version != "" {
+		return e.opts.Version, nil
+	}
+	return DefaultVersion, nil
+}
+
+// Deployment returns a deployment by id.
+func (e *Engine) Deployment(ctx context.Context, id string) (engine.Deployment, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	d, ok := e.depByID[id]
+	if !ok {
+		return engine.Deployment{}, engine.NotFound("Deployment with id '%s' does not exist", id)
+	}
+	return d.dep, nil
+}
+
+// Deployments lists deployments in deployment order (or as sorted by the query).
+func (e *Engine) Deployments(ctx context.Context, q engine.DeploymentQuery) ([]engine.Deployment, error) {
+	e.mu.RLock()
+	all := make([]engine.Deployment, len(e.deployments))
+	for i, d := range e.deployments {
+		all[i] = d.dep
+	}
+	e.mu.RUnlock()
+	return q.Filter(all), nil
+}
+
+// Resources returns the resources of a deployment (for the process side
+// to come: forms and document templates are read from deployments).
+func (e *Engine) Resources(ctx context.Context, deploymentID string) ([]engine.Resource, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	d, ok := e.depByID[deploymentID]
+	if !ok {
+		return nil, engine.NotFound("Deployment with id '%s' does not exist", deploymentID)
+	}
+	return append([]engine.Resource(nil), d.resources...), nil
+}
+
+// DecisionDefinitions lists decision definitions in deployment order (or
+// as sorted by the query).
+func (e *Engine) DecisionDefinitions(ctx context.Context, q engine.DecisionDefinitionQuery) ([]engine.DecisionDefinition, error) {
+	e.mu.RLock()
+	all := make([]engine.DecisionDefinition, len(e.defs))
+	for i, d := range e.defs {
+		all[i] = d.def
+	}
+	e.mu.RUnlock()
+	return q.Filter(all), nil
+}
+
+// DecisionDefinition returns a decision definition by id.
+func (e *Engine) DecisionDefinition(ctx context.Context, id string) (engine.DecisionDefinition, error) {
+	d, err := e.byID(id)
+	if err != nil {
+		return engine.DecisionDefinition{}, err
+	}
+	return d.def, nil
+}
+
+// LatestDecisionDefinition returns the latest version for a key and tenant
+// ("" = no tenant).
+func (e *Engine) LatestDecisionDefinition(ctx context.Context, key, tenantID string) (engine.DecisionDefinition, error) {
+	d, err := e.byKey(key, tenantID)
+	if err != nil {
+		return engine.DecisionDefinition{}, err
+	}
+	return d.def, nil
+}
+
+// DecisionDefinitionXML returns the XML of the DMN resource that defines
+// the decision.
+func (e *Engine) DecisionDefinitionXML(ctx context.Context, id string) (string, error) {
+	d, err := e.byID(id)
+	if err != nil {
+		return "", err
+	}
+	return d.res.xml, nil
+}
+
+func (e *Engine) byID(id string) (*definition, error) {
+	e.mu.RLock()
+	d, ok := e.defByID[id]
+	e.mu.RUnlock()
+	if !ok {
+		return nil, engine.NotFound("No matching definition with id %s", id)
+	}
+	return d, nil
+}
+
+func (e *Engine) byKey(key, tenantID string) (*definition, error) {
+	e.mu.RLock()
+	d, ok := e.latest[tenantKey{tenantID, key}]
+	e.mu.RUnlock()
+	if !ok {
+		if tenantID == "" {
+			return nil, engine.NotFound("No matching decision definition with key: %s and no tenant-id", key)
+		}
+		return nil, engine.NotFound("No matching decision definition with key: %s and tenant-id: %s", key, tenantID)
+	}
+	return d, nil
+}
+
+var _ engine.Engine = (*Engine)(nil)
