@@ -18,6 +18,7 @@ import (
 
 	"github.com/regelkit/regelkit/shacl/layered"
 	"github.com/regelkit/regelkit/sparql/graph"
+	"github.com/regelkit/regelkit/sparql/memstore"
 )
 
 func builtin(t testing.TB) *layered.Checker {
@@ -282,43 +283,34 @@ func TestBrokenShapeFile(t *testing.T) {
 	}
 }
 
-// fakeEndpoint answers the merged-mode CONSTRUCT from a graph, reading the
-// subjects from the query's VALUES block, and records every query.
-type fakeEndpoint struct {
-	g       *graph.Graph
+// recordingSource passes queries to a real in-memory SPARQL store (or
+// fails with err) and records every query.
+type recordingSource struct {
+	store   *memstore.Store
 	mu      sync.Mutex
 	queries []string
 	err     error
 }
 
-var valuesIRI = regexp.MustCompile(`<([^>]*)>`)
-
-func (f *fakeEndpoint) Construct(ctx context.Context, query string) (*graph.Graph, error) {
+func (f *recordingSource) Construct(ctx context.Context, query string) (*graph.Graph, error) {
 	f.mu.Lock()
 	f.queries = append(f.queries, query)
 	f.mu.Unlock()
 	if f.err != nil {
 		return nil, f.err
 	}
-	values, _, _ := strings.Cut(query[strings.Index(query, "VALUES ?s {"):], "}")
-	out := graph.NewGraph()
-	for _, m := range valuesIRI.FindAllStringSubmatch(values, -1) {
-		for t := range f.g.Match(graph.IRI(m[1]), graph.Term{}, graph.Term{}) {
-			out.Add(t)
-			if t.O.IsBlank() {
-				out.AddAll(f.g.Match(t.O, graph.Term{}, graph.Term{}))
-			}
-		}
-	}
-	return out, nil
+	return f.store.Construct(ctx, query)
 }
 
-func parseFixture(t *testing.T, name string) *graph.Graph {
-	g, err := graph.ParseGraph(strings.NewReader(fixture(t, name)), graph.Turtle, graph.ParseOptions{})
-	if err != nil {
-		t.Fatal(err)
+func publishedStore(t *testing.T, name string) *memstore.Store {
+	t.Helper()
+	st := memstore.New()
+	if name != "" {
+		if err := st.Load(context.Background(), strings.NewReader(fixture(t, name)), graph.Turtle); err != nil {
+			t.Fatal(err)
+		}
 	}
-	return g
+	return st
 }
 
 func TestMergedModeCatchesCrossPublicationCollision(t *testing.T) {
@@ -331,7 +323,9 @@ func TestMergedModeCatchesCrossPublicationCollision(t *testing.T) {
 	if got := codes(t, local, "custom"); len(got) != 0 || !local.Valid {
 		t.Fatalf("file-local: custom %q, valid %v; want a clean file", got, local.Valid)
 	}
-	ep := &fakeEndpoint{g: parseFixture(t, "org-published.ttl")}
+	store := publishedStore(t, "org-published.ttl")
+	before := store.Len()
+	ep := &recordingSource{store: store}
 	merged, err := c.CheckMerged(context.Background(), upload, ep)
 	if err != nil {
 		t.Fatal(err)
@@ -352,8 +346,8 @@ func TestMergedModeCatchesCrossPublicationCollision(t *testing.T) {
 	if merged.Valid {
 		t.Error("merged result must be invalid")
 	}
-	if len(ep.queries) != 1 {
-		t.Fatalf("%d queries, want 1", len(ep.queries))
+	if len(ep.queries) != 1 || store.Len() != before {
+		t.Fatalf("%d queries, store %d → %d triples; want 1 query and no change", len(ep.queries), before, store.Len())
 	}
 	q := ep.queries[0]
 	if !strings.HasPrefix(q, "CONSTRUCT") || !strings.Contains(q, "<https://organisaties.overheid.nl/14866/Provincie_Flevoland>") {
@@ -374,7 +368,7 @@ func TestMergedModeBatchesAndErrors(t *testing.T) {
 		b.WriteString("<https://example.org/rule/" + strconv.Itoa(i) + "> a cpsv:Rule .\n")
 	}
 	b.WriteString("[] a cpsv:Rule .\n")
-	ep := &fakeEndpoint{g: graph.NewGraph()}
+	ep := &recordingSource{store: publishedStore(t, "")}
 	r, err := c.CheckMerged(context.Background(), b.String(), ep)
 	if err != nil {
 		t.Fatal(err)
@@ -394,7 +388,7 @@ func TestMergedModeBatchesAndErrors(t *testing.T) {
 	}
 
 	// A remote failure is a QueryError, not a parse error.
-	_, err = c.CheckMerged(context.Background(), fixture(t, "org-upload.ttl"), &fakeEndpoint{err: errors.New("connection refused")})
+	_, err = c.CheckMerged(context.Background(), fixture(t, "org-upload.ttl"), &recordingSource{err: errors.New("connection refused")})
 	var qe *layered.QueryError
 	if !errors.As(err, &qe) || !strings.Contains(err.Error(), "connection refused") {
 		t.Errorf("err = %v, want a QueryError", err)
