@@ -150,9 +150,13 @@ func (s *Stub) ListWorkspaces(_ context.Context, req ListWorkspacesRequest) ([]W
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := append(append([]WorkspaceSummary(nil), s.cfg.Workspaces...), s.workspaces...)
-	if len(out) > max {
-		out = out[:max]
+	out := []WorkspaceSummary{}
+	seen := map[string]bool{}
+	for _, w := range append(append([]WorkspaceSummary(nil), s.cfg.Workspaces...), s.workspaces...) {
+		if !seen[w.ID] && len(out) < max {
+			seen[w.ID] = true
+			out = append(out, w)
+		}
 	}
 	return out, nil
 }

@@ -40,6 +40,11 @@ func TestStubEnsureIsIdempotent(t *testing.T) {
 	if d := cmp.Diff(want, list); d != "" {
 		t.Errorf("workspaces (-want +got):\n%s", d)
 	}
+	// Project "1" has the seed's id: listed once.
+	s.EnsureWorkspace(ctx, EnsureWorkspaceRequest{ProjectNumber: "1", ProjectName: "One"})
+	if list, _ := s.ListWorkspaces(ctx, ListWorkspacesRequest{}); len(list) != 4 {
+		t.Errorf("workspaces after ensuring stub-ws-1: %+v", list)
+	}
 	if list, _ := s.ListWorkspaces(ctx, ListWorkspacesRequest{Max: 2}); len(list) != 2 {
 		t.Errorf("max 2 gave %d", len(list))
 	}
