@@ -1,0 +1,16 @@
+// Package shaclapi serves the explorer's SHACL publishing check:
+// POST /v1/shacl/validate validates uploaded Turtle as written, and
+// POST /v1/shacl/validate-merged first adds the triples already published
+// for the file's subjects (read with CONSTRUCT, never written) and
+// validates the union. Both answer the layered result of shacl/layered in
+// the envelope; a Turtle syntax error is data.parseError with HTTP 200.
+//
+// The lead wires it into the explorer with
+//
+//	shaclapi.Register(router, shaclapi.Deps{Checker: checker, Default: defaultEndpoint, Resolve: resolve})
+//	healthChecker.Extra = shaclapi.HealthExtra(checker)
+//
+// Figures (go test -bench . ./servers/explorer/internal/shaclapi, 2 shared
+// cores, noisy): one typical upload (an organisation) through the real
+// router and middleware takes about 0.3 ms.
+package shaclapi
