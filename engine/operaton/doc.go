@@ -1,0 +1,16 @@
+// Package operaton is a client for the REST API of Operaton, the
+// open-source fork of Camunda 7 (and of Camunda 7 itself): deployments,
+// decision definitions, DMN XML, evaluation and the version probe. It
+// implements engine.Engine, so code written against the interface runs
+// on a remote Operaton or on regelkit's embedded engine alike.
+//
+//	c, err := operaton.New(operaton.Config{BaseURL: "http://localhost:8080/engine-rest", Token: apiKey})
+//	rows, err := c.Evaluate(ctx, "SZW_BijstandsnormInformatie", "", vars)
+//
+// Errors: an answer with Operaton's {type, message} is an *engine.Error
+// (a 404 matches engine.ErrNotFound; a ParseException's problem is an
+// *engine.DeploymentError cause); a failure to reach the engine, a
+// timeout or an answer that is not Operaton's matches
+// engine.ErrUnavailable. Figures: see BenchmarkEvaluateOverHTTP
+// (go test -bench . ./engine/operaton/).
+package operaton
