@@ -30,6 +30,18 @@ func jsonldOptions(base string) *ld.JsonLdOptions {
 	return o
 }
 
+// contained runs a json-gold call, turning a panic inside json-gold (it
+// has some on malformed documents) into an error: bad input must never
+// crash the caller.
+func contained(call func() (any, error)) (out any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the JSON-LD processor failed on this document: %v", r)
+		}
+	}()
+	return call()
+}
+
 // jsonldError turns a json-gold error into a ParseError, keeping
 // ErrRemoteContext visible to errors.Is.
 func jsonldError(err error) error {
@@ -86,7 +98,7 @@ func parseJSONLD(r io.Reader, opt ParseOptions, emit func(Quad) error) error {
 	if err != nil {
 		return err
 	}
-	out, err := ld.NewJsonLdProcessor().ToRDF(doc, jsonldOptions(opt.Base))
+	out, err := contained(func() (any, error) { return ld.NewJsonLdProcessor().ToRDF(doc, jsonldOptions(opt.Base)) })
 	if err != nil {
 		return jsonldError(err)
 	}
@@ -188,7 +200,7 @@ func writeJSONLD(w io.Writer, d *Dataset, opt WriteOptions) error {
 		ds.Graphs[name] = append(ds.Graphs[name], ld.NewQuad(node(q.S), node(q.P), node(q.O), name))
 	}
 	opts := jsonldOptions(opt.Base)
-	expanded, err := ld.NewJsonLdApi().FromRDF(ds, opts)
+	expanded, err := contained(func() (any, error) { return ld.NewJsonLdApi().FromRDF(ds, opts) })
 	if err != nil {
 		return fmt.Errorf("graph: writing JSON-LD: %w", err)
 	}
@@ -198,7 +210,7 @@ func writeJSONLD(w io.Writer, d *Dataset, opt WriteOptions) error {
 		if err != nil {
 			return err
 		}
-		out, err = ld.NewJsonLdProcessor().Compact(expanded, ctx, opts)
+		out, err = contained(func() (any, error) { return ld.NewJsonLdProcessor().Compact(expanded, ctx, opts) })
 		if err != nil {
 			return fmt.Errorf("graph: compacting JSON-LD: %w", jsonldError(err))
 		}
