@@ -2,10 +2,14 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
 
+	"github.com/regelkit/regelkit/docmgmt"
+	"github.com/regelkit/regelkit/servers/explorer/internal/assets"
+	"github.com/regelkit/regelkit/servers/explorer/internal/docmgmtapi"
 	"github.com/regelkit/regelkit/servers/internal/health"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 	"github.com/regelkit/regelkit/servers/internal/openapi"
@@ -25,6 +29,8 @@ type app struct {
 	router  *httpapi.Router
 	health  *health.Checker
 	kg      *knowledgeGraph
+	docmgmt docmgmt.Client
+	assets  *assets.Store // nil without DATABASE_URL
 	closers []func()
 }
 
@@ -36,12 +42,23 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 		return nil, err
 	}
 	a.kg = kg
+	if a.docmgmt, err = newDocmgmt(cfg, logger); err != nil {
+		return nil, fmt.Errorf("document management: %w", err)
+	}
+	if cfg.DatabaseURL != "" {
+		// An unreachable database is not fatal: asset routes answer 503
+		// until it is back and the migrations then run on first use.
+		if a.assets, err = assets.Open(ctx, cfg.DatabaseURL, assets.Options{Logger: logger}); err != nil {
+			return nil, fmt.Errorf("asset storage: %w", err)
+		}
+		a.closers = append(a.closers, a.assets.Close)
+	}
 	doc := openapi.New(serviceName, version,
 		"Discovery, chaining and execution of decision models published as linked data; "+
 			"DMN and SHACL validation; legal norms under a stability contract.")
 	doc.DefaultResponse = &openapi.Response{
 		Description: "failure envelope",
-		Content:     openapi.JSON(doc.AddSchema("ErrorEnvelope", errorEnvelopeSchema)),
+		Content:     openapi.JSON(doc.AddSchema("ErrorEnvelope", openapi.ErrorEnvelope())),
 	}
 	a.router = httpapi.NewRouter(httpapi.RouterOptions{
 		Development: cfg.development(),
@@ -62,6 +79,17 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 	}
 	a.routes()
 	return a, nil
+}
+
+// newDocmgmt returns the stub client unless live mode is configured.
+func newDocmgmt(cfg *config, logger *slog.Logger) (docmgmt.Client, error) {
+	if cfg.DocmgmtStub {
+		return docmgmt.NewStub(docmgmt.StubConfig{Library: cfg.DocmgmtLibrary}), nil
+	}
+	return docmgmt.NewLive(docmgmt.LiveConfig{
+		BaseURL: cfg.DocmgmtBaseURL, Library: cfg.DocmgmtLibrary,
+		UserID: cfg.DocmgmtUserID, Password: cfg.DocmgmtPassword, Logger: logger,
+	})
 }
 
 // Handler is the router behind the middleware chain.
@@ -101,6 +129,8 @@ func (a *app) routes() {
 		},
 	}, httpapi.Legacy())
 	a.kg.routes(r)
+	docmgmtapi.Register(r, docmgmtapi.Deps{Client: a.docmgmt, Logger: a.logger})
+	assets.Register(r, assets.Deps{Store: a.assets, Logger: a.logger})
 	r.Handle("GET", openAPIPath, a.handleOpenAPI, openapi.Operation{
 		Summary:   "This OpenAPI 3.1 description",
 		Tags:      []string{"service"},

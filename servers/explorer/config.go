@@ -25,6 +25,14 @@ type config struct {
 	SPARQLTimeout  time.Duration
 	OutboundStrict bool     // refuse non-public and non-https caller-named URLs
 	OutboundAllow  []string // URLs or host names that always pass
+
+	DatabaseURL string // PostgreSQL for asset storage; "" = assets answer 503 DB_NOT_CONFIGURED
+
+	DocmgmtStub     bool
+	DocmgmtBaseURL  string
+	DocmgmtLibrary  string
+	DocmgmtUserID   string
+	DocmgmtPassword string
 }
 
 // development reports whether error details may reach clients.
@@ -67,5 +75,16 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	}
 	c.OutboundAllow = env.List("OUTBOUND_ALLOW", nil,
 		"comma-separated URLs (scheme://host[:port][/path]) or host names that caller-named endpoints may always use")
+
+	c.DatabaseURL = env.URL("DATABASE_URL", "",
+		"PostgreSQL URL for asset storage (BPMN processes, forms, document templates); empty: every /v1/assets route answers 503 DB_NOT_CONFIGURED")
+
+	// Stub mode is on unless the setting says exactly "false" (explorer notes §9.2).
+	c.DocmgmtStub = env.String("DOCMGMT_STUB_MODE", "true",
+		"document management in stub mode (no server contacted) unless exactly false") != "false"
+	c.DocmgmtBaseURL = env.URL("DOCMGMT_BASE_URL", "", "eDOCS DM REST base, e.g. https://host:port/edocsapi/v1.0; required when not in stub mode")
+	c.DocmgmtLibrary = env.String("DOCMGMT_LIBRARY", "", "eDOCS library; required when not in stub mode")
+	c.DocmgmtUserID = env.String("DOCMGMT_USER_ID", "", "eDOCS service account, also AUTHOR_ID/TYPIST_ID of uploads; required when not in stub mode")
+	c.DocmgmtPassword = env.Secret("DOCMGMT_PASSWORD", "", "password of the eDOCS service account")
 	return c, env, env.Err()
 }

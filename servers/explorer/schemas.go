@@ -4,15 +4,6 @@ import "github.com/regelkit/regelkit/servers/internal/openapi"
 
 // Schemas shared by several operations of the OpenAPI description.
 var (
-	errorEnvelopeSchema = openapi.Object(map[string]openapi.Schema{
-		"success": openapi.Boolean("always false"),
-		"error": openapi.Object(map[string]openapi.Schema{
-			"code":    openapi.String("error code, e.g. INVALID_REQUEST, NOT_FOUND, QUERY_ERROR, EXECUTION_ERROR"),
-			"message": openapi.String("what went wrong, naming the field, model or cause"),
-		}, "code", "message"),
-		"timestamp": openapi.String("ISO 8601 UTC with milliseconds"),
-	}, "success", "error", "timestamp")
-
 	rootSchema = openapi.Object(map[string]openapi.Schema{
 		"name":          openapi.String(""),
 		"version":       openapi.String(""),
@@ -43,12 +34,3 @@ var (
 		"error":         openapi.String("set when the health check itself failed"),
 	}, "name", "version", "environment", "status", "uptime", "timestamp", "services")
 )
-
-// envelopeOf is the success envelope schema around data.
-func envelopeOf(data openapi.Schema) openapi.Schema {
-	return openapi.Object(map[string]openapi.Schema{
-		"success":   openapi.Boolean("always true"),
-		"data":      data,
-		"timestamp": openapi.String("ISO 8601 UTC with milliseconds"),
-	}, "success", "timestamp")
-}

@@ -308,3 +308,44 @@ func Body(s Schema, description string) *RequestBody {
 func Query(name, description string, required bool) Parameter {
 	return Parameter{Name: name, In: "query", Description: description, Required: required, Schema: String("")}
 }
+
+const timestampDescription = "ISO 8601 UTC with milliseconds"
+
+// Envelope is the schema of a success envelope {success, data, timestamp}
+// around data.
+func Envelope(data Schema) Schema {
+	return Object(map[string]Schema{
+		"success":   Boolean("always true"),
+		"data":      data,
+		"timestamp": String(timestampDescription),
+	}, "success", "data", "timestamp")
+}
+
+// ErrorEnvelope is the schema of a failure envelope {success:false,
+// error:{code, message, details?}, timestamp}; codes, when given, restrict
+// error.code.
+func ErrorEnvelope(codes ...string) Schema {
+	code := String("error code")
+	if len(codes) > 0 {
+		code = Enum("error code", codes...)
+	}
+	return Object(map[string]Schema{
+		"success": Boolean("always false"),
+		"error": Object(map[string]Schema{
+			"code":    code,
+			"message": String("what went wrong, naming the field, parameter, model or operation"),
+			"details": AnyObject("optional structured details"),
+		}, "code", "message"),
+		"timestamp": String(timestampDescription),
+	}, "success", "error", "timestamp")
+}
+
+// Failure is a response carrying the failure envelope with the given codes.
+func Failure(description string, codes ...string) Response {
+	return Response{Description: description, Content: JSON(ErrorEnvelope(codes...))}
+}
+
+// Success is a 2xx response carrying the success envelope around data.
+func Success(description string, data Schema) Response {
+	return Response{Description: description, Content: JSON(Envelope(data))}
+}

@@ -67,9 +67,9 @@ func Register(r *httpapi.Router, deps Deps) {
 			openapi.Query("organization", "scope the look-up to this organisation; empty: processes without one", false),
 		},
 		Responses: withUnavailable(map[string]openapi.Response{
-			"200": {Description: "the process", Content: openapi.JSON(envelopeOf(processXMLSchema))},
-			"404": errorResponse("no process has this id", httpapi.CodeNotFound),
-			"500": errorResponse("storage failure", CodeLookupFailed),
+			"200": {Description: "the process", Content: openapi.JSON(openapi.Envelope(processXMLSchema))},
+			"404": openapi.Failure("no process has this id", httpapi.CodeNotFound),
+			"500": openapi.Failure("storage failure", CodeLookupFailed),
 		}),
 	})
 	registerKind(r, h, kind[Form, formItem]{
@@ -107,8 +107,8 @@ func registerKind[T keyed, I any](r *httpapi.Router, h *handlers, k kind[T, I]) 
 		Description: "Every row that is not read-only, most recently updated first." + k.listNote,
 		Tags:        tags,
 		Responses: withUnavailable(map[string]openapi.Response{
-			"200": {Description: "the " + k.plural, Content: openapi.JSON(envelopeOf(openapi.Array(k.item, "")))},
-			"500": errorResponse("storage failure", CodeListFailed),
+			"200": {Description: "the " + k.plural, Content: openapi.JSON(openapi.Envelope(openapi.Array(k.item, "")))},
+			"500": openapi.Failure("storage failure", CodeListFailed),
 		}),
 	})
 	r.Handle("POST", k.path, upsert(h, k.singular, k.parse, k.write), openapi.Operation{
@@ -118,12 +118,12 @@ func registerKind[T keyed, I any](r *httpapi.Router, h *handlers, k kind[T, I]) 
 		RequestBody: openapi.Body(k.body, "the "+strings.ToLower(k.singular)),
 		Responses: withUnavailable(map[string]openapi.Response{
 			"200": {Description: "stored", Content: openapi.JSON(successSchema)},
-			"400": errorResponse("field errors, all of them joined by \"; \", or a malformed body",
+			"400": openapi.Failure("field errors, all of them joined by \"; \", or a malformed body",
 				httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody),
-			"409": errorResponse("the row is read-only (READONLY_ASSET)"+conflictNote(k.conflicts),
+			"409": openapi.Failure("the row is read-only (READONLY_ASSET)"+conflictNote(k.conflicts),
 				append([]string{CodeReadOnlyAsset}, k.conflicts...)...),
-			"413": errorResponse("body over 10 MB", httpapi.CodePayloadTooLarge),
-			"500": errorResponse("storage failure", CodeUpsertFailed),
+			"413": openapi.Failure("body over 10 MB", httpapi.CodePayloadTooLarge),
+			"500": openapi.Failure("storage failure", CodeUpsertFailed),
 		}),
 	})
 	r.Handle("DELETE", k.path+"/{id}", remove(h, k.singular, k.del), openapi.Operation{
@@ -132,15 +132,15 @@ func registerKind[T keyed, I any](r *httpapi.Router, h *handlers, k kind[T, I]) 
 		Tags:        tags,
 		Responses: withUnavailable(map[string]openapi.Response{
 			"200": {Description: "deleted (or absent)", Content: openapi.JSON(successSchema)},
-			"409": errorResponse("the row is read-only", CodeReadOnlyAsset),
-			"500": errorResponse("storage failure", CodeDeleteFailed),
+			"409": openapi.Failure("the row is read-only", CodeReadOnlyAsset),
+			"500": openapi.Failure("storage failure", CodeDeleteFailed),
 		}),
 	})
 }
 
 // withUnavailable adds the 503 answers every asset route gives.
 func withUnavailable(responses map[string]openapi.Response) map[string]openapi.Response {
-	responses["503"] = errorResponse("no database configured (DB_NOT_CONFIGURED) or the database is unreachable "+
+	responses["503"] = openapi.Failure("no database configured (DB_NOT_CONFIGURED) or the database is unreachable "+
 		"(DB_UNAVAILABLE); DB_NOT_CONFIGURED is answered before the body is read", CodeDBNotConfigured, CodeDBUnavailable)
 	return responses
 }

@@ -116,25 +116,3 @@ func with(a, b map[string]openapi.Schema) map[string]openapi.Schema {
 	}
 	return out
 }
-
-// envelopeOf is the success envelope around data.
-func envelopeOf(data openapi.Schema) openapi.Schema {
-	return openapi.Object(map[string]openapi.Schema{
-		"success":   openapi.Boolean("always true"),
-		"data":      data,
-		"timestamp": openapi.String("ISO 8601 UTC with milliseconds"),
-	}, "success", "data", "timestamp")
-}
-
-// errorResponse documents a failure envelope with the given codes.
-func errorResponse(description string, codes ...string) openapi.Response {
-	return openapi.Response{Description: description, Content: openapi.JSON(openapi.Object(map[string]openapi.Schema{
-		"success": openapi.Boolean("always false"),
-		"error": openapi.Object(map[string]openapi.Schema{
-			"code":    openapi.Enum("", codes...),
-			"message": openapi.String("what failed, naming the fields"),
-			"details": openapi.AnyObject("PROCESS_ID_TAKEN: {bpmnProcessId, organization, existing:{id, name, status}}"),
-		}, "code", "message"),
-		"timestamp": openapi.String("ISO 8601 UTC with milliseconds"),
-	}, "success", "error", "timestamp"))}
-}

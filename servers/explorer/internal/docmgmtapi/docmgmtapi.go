@@ -66,7 +66,7 @@ func Register(r *httpapi.Router, deps Deps) {
 			"A failing system is reported as status down with the reason in error, never as an error envelope.",
 		Tags: tags,
 		Responses: map[string]openapi.Response{
-			"200": {Description: "the status", Content: openapi.JSON(envelopeOf(statusSchema))},
+			"200": {Description: "the status", Content: openapi.JSON(openapi.Envelope(statusSchema))},
 		},
 	}, httpapi.Legacy())
 	r.Handle("POST", "/v1/docmgmt/workspaces/ensure", h.ensureWorkspace, openapi.Operation{
@@ -76,9 +76,9 @@ func Register(r *httpapi.Router, deps Deps) {
 		Tags:        tags,
 		RequestBody: openapi.Body(ensureSchema, "the project"),
 		Responses: map[string]openapi.Response{
-			"200": {Description: "the workspace", Content: openapi.JSON(envelopeOf(workspaceSchema))},
-			"400": errorResponse("a missing or invalid field", httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody),
-			"500": errorResponse("eDOCS failed; the message names the operation and eDOCS's message", CodeWorkspaceFailed),
+			"200": {Description: "the workspace", Content: openapi.JSON(openapi.Envelope(workspaceSchema))},
+			"400": openapi.Failure("a missing or invalid field", httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody),
+			"500": openapi.Failure("eDOCS failed; the message names the operation and eDOCS's message", CodeWorkspaceFailed),
 		},
 	}, httpapi.Legacy())
 	r.Handle("POST", "/v1/docmgmt/documents", h.upload, openapi.Operation{
@@ -87,10 +87,10 @@ func Register(r *httpapi.Router, deps Deps) {
 		Tags:        tags,
 		RequestBody: openapi.Body(uploadSchema, "the document and its profile"),
 		Responses: map[string]openapi.Response{
-			"200": {Description: "the uploaded document", Content: openapi.JSON(envelopeOf(uploadedSchema))},
-			"400": errorResponse("a missing or invalid field", httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody),
-			"413": errorResponse("body over 10 MB", httpapi.CodePayloadTooLarge),
-			"500": errorResponse("eDOCS failed or rejected the document", CodeUploadFailed),
+			"200": {Description: "the uploaded document", Content: openapi.JSON(openapi.Envelope(uploadedSchema))},
+			"400": openapi.Failure("a missing or invalid field", httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody),
+			"413": openapi.Failure("body over 10 MB", httpapi.CodePayloadTooLarge),
+			"500": openapi.Failure("eDOCS failed or rejected the document", CodeUploadFailed),
 		},
 	}, httpapi.Legacy())
 	r.Handle("GET", "/v1/docmgmt/workspaces/{workspaceId}/documents", h.listDocuments, openapi.Operation{
@@ -99,8 +99,8 @@ func Register(r *httpapi.Router, deps Deps) {
 		Parameters: []openapi.Parameter{{Name: "workspaceId", In: "path", Required: true,
 			Description: "the workspace id from workspaces/ensure", Schema: openapi.String("")}},
 		Responses: map[string]openapi.Response{
-			"200": {Description: "the documents", Content: openapi.JSON(envelopeOf(documentListSchema))},
-			"500": errorResponse("eDOCS failed", CodeDocumentsFailed),
+			"200": {Description: "the documents", Content: openapi.JSON(openapi.Envelope(documentListSchema))},
+			"500": openapi.Failure("eDOCS failed", CodeDocumentsFailed),
 		},
 	}, httpapi.Legacy())
 }

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/regelkit/regelkit/servers/internal/pgtest"
+)
+
+// These tests check that the capability packages are mounted in the
+// explorer with its configuration; their behaviour is tested in their own
+// packages.
+
+func TestDocmgmtIsMounted(t *testing.T) {
+	_, c := newTestApp(t, nil)
+	var status struct {
+		Status   string `json:"status"`
+		StubMode bool   `json:"stubMode"`
+	}
+	c.Get("/v1/docmgmt/status").Data(t, http.StatusOK, &status)
+	if status.Status != "stub" || !status.StubMode {
+		t.Errorf("default document management must be the stub: %+v", status)
+	}
+	legacy := c.Get("/api/docmgmt/status")
+	legacy.ExpectStatus(t, http.StatusOK)
+	if legacy.Header.Get("Deprecation") != "true" {
+		t.Error("legacy docmgmt alias lacks the deprecation header")
+	}
+	var ws struct {
+		WorkspaceID string `json:"workspaceId"`
+		Created     bool   `json:"created"`
+	}
+	c.Post("/v1/docmgmt/workspaces/ensure", map[string]string{"projectNumber": "P-2025/7", "projectName": "Rotonde"}).Data(t, 200, &ws)
+	if ws.WorkspaceID != "stub-ws-P-2025-7" || ws.Created {
+		t.Errorf("ensure: %+v", ws)
+	}
+	c.Post("/v1/docmgmt/workspaces/ensure", `{bad`).ExpectError(t, 400, "MALFORMED_BODY")
+}
+
+func TestDocmgmtLiveNeedsSettings(t *testing.T) {
+	cfg, _, err := loadConfig(func(k string) (string, bool) { return "false", k == "DOCMGMT_STUB_MODE" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newDocmgmt(cfg, nil); err == nil {
+		t.Error("live document management without base URL, library and account must not start")
+	}
+}
+
+func TestAssetsWithoutDatabase(t *testing.T) {
+	_, c := newTestApp(t, nil)
+	for _, path := range []string{"/v1/assets/bpmn", "/v1/assets/forms", "/v1/assets/documents"} {
+		c.Get(path).ExpectError(t, http.StatusServiceUnavailable, "DB_NOT_CONFIGURED")
+	}
+}
+
+func TestAssetsWithDatabase(t *testing.T) {
+	db := pgtest.New(t)
+	_, c := newTestApp(t, map[string]string{"DATABASE_URL": db.URL})
+	body := map[string]any{
+		"id": "p1", "name": "Aanvraag localpass", "xml": "<definitions/>", "bpmnProcessId": "localpass",
+		"linkedDmnTemplates": []string{"RONL_LocalpassEindresultaat"},
+		"createdAt":          "2026-01-02T03:04:05.000Z", "updatedAt": "2026-01-02T03:04:05.000Z",
+	}
+	c.Post("/v1/assets/bpmn", body).Data(t, http.StatusOK, nil)
+	var got struct {
+		ID, BpmnProcessID, XML string
+	}
+	c.Get("/v1/assets/bpmn/by-bpmn-id/localpass").Data(t, http.StatusOK, &got)
+	if got.ID != "p1" || got.XML != "<definitions/>" {
+		t.Errorf("by-bpmn-id: %+v", got)
+	}
+}
