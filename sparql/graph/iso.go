@@ -242,11 +242,9 @@ func (s *blankStructure) refine(colours []uint64) []uint64 {
 }
 
 func distinct(c []uint64) int {
-	m := make(map[uint64]struct{}, len(c))
-	for _, v := range c {
-		m[v] = struct{}{}
-	}
-	return len(m)
+	s := slices.Clone(c)
+	slices.Sort(s)
+	return len(slices.Compact(s))
 }
 
 // smallestTiedClass returns a member of the smallest colour class with more
