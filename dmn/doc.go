@@ -1,0 +1,49 @@
+// Package dmn parses DMN 1.1–1.5 decision models (and the legacy Camunda
+// namespace) into Definitions, compiles them into a Model, and evaluates
+// decisions, business knowledge models and decision services with FEEL
+// (package dmn/feel). A Model is compiled once and evaluated concurrently
+// without locks. Package dmn/tck measures it against the OMG DMN TCK.
+//
+// The calls a newcomer needs:
+//
+//	defs, err := dmn.Parse(r)                    // *ParseError with line, column, element id
+//	model, err := dmn.Compile(defs, imported...) // imports resolved by namespace
+//	res, err := model.Evaluate(ctx, "Decision name or id", map[string]any{"Age": 42})
+//	v, _ := res.Value("Decision name")           // every evaluated decision is in res
+//
+// Inputs are Go values (converted with ToValue: integers, json.Number and
+// float64 become exact decimals, time.Time a date and time, slices lists,
+// maps contexts) or FEEL values; a string given for an input typed date,
+// time, date and time, duration or number is parsed as that type. FromValue
+// converts results back to JSON-friendly Go values.
+//
+// A decision table's result (DecisionResult) tells whether no rule matched
+// (NoRuleMatched) and lists the matched rules with their outputs (Rules,
+// Rows), one per rule for multi-hit tables. Model.Decisions and
+// Model.Inputs list the model for callers such as a chain executor.
+//
+// # Operaton / Camunda 7 compatibility
+//
+// CompileWith(Options{Operaton: true}, ...) evaluates as the Operaton (Camunda
+// 7) engine does: required decisions first, depth-first in document order,
+// all sharing one variable map into which each result is merged by output
+// name; a reference to a missing variable fails with an *EvalError that
+// names the decision that matched no rule. In both modes an empty input
+// entry means "any", camunda: attributes are ignored and Camunda type names
+// (integer, long, double, …) are recognised.
+//
+// # Conformance and performance
+//
+// OMG DMN TCK (github.com/dmn-tck/tck at 0dbcaf9b): compliance level 2
+// 116 of 116, compliance level 3 3253 of 3275 (99.3 %), together 3369 of
+// 3391; see dmn/tck and dmn/testdata/tck-floor.txt.
+//
+// Benchmarks (2-core machine shared with other jobs under load average
+// ~9, so reported as process CPU time per evaluation; go1.26):
+//
+//	go test ./dmn -run XXX -bench . -cpu 1
+//
+//	BenchmarkDecisionTable  UNIQUE, 10 rules × 3 inputs   ~930 CPU-ns, 7 allocs (592 B)  ≈ 1.08 million evaluations per CPU-second
+//	BenchmarkDRD            4 decisions (literal, table)  ~1.7 CPU-µs, 24 allocs
+//	BenchmarkFEELExpression (dmn/feel) date + decimal     ~460 ns, 5 allocs
+package dmn
