@@ -9,6 +9,7 @@ import (
 
 	"github.com/regelkit/regelkit/docmgmt"
 	"github.com/regelkit/regelkit/servers/explorer/internal/assets"
+	"github.com/regelkit/regelkit/servers/explorer/internal/dmnvalidation"
 	"github.com/regelkit/regelkit/servers/explorer/internal/docmgmtapi"
 	"github.com/regelkit/regelkit/servers/internal/health"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
@@ -129,6 +130,8 @@ func (a *app) routes() {
 		},
 	}, httpapi.Legacy())
 	a.kg.routes(r)
+	// Literal /v1/dmns/... paths before /v1/dmns/{identifier}.
+	dmnvalidation.Register(r)
 	docmgmtapi.Register(r, docmgmtapi.Deps{Client: a.docmgmt, Logger: a.logger})
 	assets.Register(r, assets.Deps{Store: a.assets, Logger: a.logger})
 	r.Handle("GET", openAPIPath, a.handleOpenAPI, openapi.Operation{

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"io/fs"
 	"net/http"
 	"testing"
+
+	"github.com/regelkit/regelkit/examples"
 
 	"github.com/regelkit/regelkit/servers/internal/pgtest"
 )
@@ -70,4 +73,23 @@ func TestAssetsWithDatabase(t *testing.T) {
 	if got.ID != "p1" || got.XML != "<definitions/>" {
 		t.Errorf("by-bpmn-id: %+v", got)
 	}
+}
+
+func TestDMNValidationIsMounted(t *testing.T) {
+	_, c := newTestApp(t, nil)
+	data, err := fs.ReadFile(examples.FS, examples.LocalPass[1].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Valid   bool `json:"valid"`
+		Summary struct{ Errors, Warnings, Infos int }
+	}
+	c.Post("/v1/dmns/validate", map[string]string{"content": string(data)}).Data(t, http.StatusOK, &got)
+	if !got.Valid || got.Summary.Errors != 0 || got.Summary.Warnings != 0 {
+		t.Errorf("the example norm model must validate cleanly: %+v", got)
+	}
+	// The foundation's promise on the first JSON POST route.
+	c.Post("/v1/dmns/validate", `{bad`).ExpectError(t, http.StatusBadRequest, "MALFORMED_BODY")
+	c.Post("/v1/dmns/validate", `{"content": 7}`).ExpectError(t, http.StatusBadRequest, "INVALID_REQUEST")
 }
