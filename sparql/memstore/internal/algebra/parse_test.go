@@ -1,6 +1,7 @@
 package algebra
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -41,4 +42,83 @@ func TestParseErrorsPositioned(t *testing.T) {
 			t.Errorf("%q: got %v, want error containing %q", tt.q, err, tt.want)
 		}
 	}
+}
+
+func TestParseUpdateOps(t *testing.T) {
+	u, err := ParseUpdate(`PREFIX ex: <http://ex/>
+INSERT DATA { ex:a ex:p 1 . GRAPH ex:g { ex:a ex:q "x" } } ;
+WITH ex:g DELETE { ?s ex:q ?o } INSERT { ?s ex:r ?o } WHERE { ?s ex:q ?o } ;
+CLEAR SILENT GRAPH ex:g ; DROP ALL ; CREATE GRAPH ex:h ; COPY DEFAULT TO ex:h ; MOVE ex:h TO DEFAULT ; ADD ex:x TO ex:y ;
+LOAD <http://example.org/data.ttl> INTO GRAPH ex:z`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, op := range u.Ops {
+		kinds = append(kinds, strings.TrimPrefix(fmt.Sprintf("%T", op), "*algebra."))
+	}
+	want := "InsertData Modify Clear Drop Create Transfer Transfer Transfer Load"
+	if got := strings.Join(kinds, " "); got != want {
+		t.Errorf("ops = %s, want %s", got, want)
+	}
+	if m := u.Ops[1].(*Modify); m.With != "http://ex/g" || len(m.Delete) != 1 || len(m.Insert) != 1 {
+		t.Errorf("modify = %+v", m)
+	}
+}
+
+func TestUpdateErrorsPositioned(t *testing.T) {
+	for _, tt := range []struct{ u, want string }{
+		{"DELETE DATA { ?s <p> <o> }", "1:15: variables are not allowed"},
+		{"INSERT DATA { <s> <p> <o> } ;;", "1:30"},
+		{"DELETE WHERE { _:a <p> <o> }", "blank nodes are not allowed"},
+		{"CREATE DEAFULT", "expected GRAPH"},
+	} {
+		_, err := ParseUpdate(tt.u, Options{})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: got %v, want error containing %q", tt.u, err, tt.want)
+		}
+	}
+}
+
+var fuzzSeeds = []string{
+	`SELECT ?s WHERE { ?s <p> ?o }`,
+	`PREFIX : <http://ex/> SELECT DISTINCT ?x (COUNT(*) AS ?n) FROM <g> WHERE { ?x :p/:q* [ :r "a"@en ] OPTIONAL { ?x ^:s ?y FILTER(?y > 1.5e0) } MINUS { ?x :t ?z } BIND(STR(?x) AS ?sx) VALUES (?a) { (1) (UNDEF) } } GROUP BY ?x HAVING (COUNT(*) > 1) ORDER BY DESC(?n) LIMIT 10 OFFSET 2`,
+	`CONSTRUCT WHERE { ?s ?p ?o }`,
+	`ASK { GRAPH ?g { ?s !(<a>|^<b>) ?o } FILTER NOT EXISTS { ?s <c> ( 1 2 ) } }`,
+	`DESCRIBE <x> ?y WHERE { ?y <p> "\u00e9" }`,
+	`SELECT * { { SELECT ?x { ?x ?p ?o } LIMIT 1 } UNION { SERVICE SILENT <http://x> { ?x ?p ?o } } }`,
+}
+
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		q, err := ParseQuery(src, Options{Base: "http://example.org/"})
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		_ = String(q.Pattern)
+	})
+}
+
+func FuzzParseUpdate(f *testing.F) {
+	for _, s := range []string{
+		`INSERT DATA { <a> <b> <c> }`,
+		`PREFIX : <http://ex/> WITH :g DELETE { ?s :p ?o } INSERT { ?s :q [ :r ?o ] } USING :h WHERE { ?s :p ?o }`,
+		`DELETE WHERE { GRAPH ?g { ?s ?p ?o } } ; CLEAR ALL ; COPY SILENT <a> TO DEFAULT`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		_, err := ParseUpdate(src, Options{})
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+		}
+	})
 }
