@@ -351,11 +351,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		m, err := Compile(d)
-		if err != nil {
-			return
-		}
-		// evaluating every decision of a parsed model never panics
-		m.EvaluateAll(context.Background(), map[string]any{"n": 1}, EvalOptions{})
+		// a parsed model compiles without panicking (FEEL evaluation is fuzzed in dmn/feel)
+		Compile(d)
 	})
 }

@@ -3,8 +3,8 @@ package feel
 import (
 	"errors"
 	"fmt"
-	"syscall"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )

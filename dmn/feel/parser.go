@@ -793,8 +793,23 @@ func (p *parser) parsePrimary() Node {
 		case "null":
 			p.next()
 			return &NullLit{From: pos(t.start), To: pos(t.end)}
-		case "if", "for", "some", "every", "function":
-			return p.parseExpression()
+		case "if":
+			return p.parseIf()
+		case "for":
+			if p.peek().kind == tIdent {
+				return p.parseFor()
+			}
+			p.failTok("expression")
+		case "some", "every":
+			if p.peek().kind == tIdent {
+				return p.parseQuantified()
+			}
+			p.failTok("expression")
+		case "function":
+			if p.peek().kind == tLParen {
+				return p.parseFuncDef()
+			}
+			p.failTok("expression")
 		}
 		if isKeyword(t.text) {
 			if name, end, ok := p.matchKnown(); ok {
