@@ -39,8 +39,10 @@
 //     (cprmv_version always present), hex SHA-256, quoted.
 //   - Service.Validators gives the same validators from cached records
 //     alone for a single-ruleset query, so a 304 needs no rules query. It
-//     assumes the ruleset has rules matching the query; when it has none,
-//     the full answer is empty and uncacheable.
+//     assumes the ruleset has rules matching the query (when it has none,
+//     the full answer is empty and uncacheable), so decide a 304 from it
+//     only for an entity tag the client lists: that tag came from a full,
+//     non-empty answer, and published rows never change.
 //   - Records are cached 60 s (Options.MetadataTTL) per endpoint and
 //     vocabulary version (Options.Now is the clock). A failed metadata
 //     query is not cached and gives an answer without dataset versions,

@@ -571,3 +571,38 @@ func TestVocabularies(t *testing.T) {
 		t.Errorf("record classes: %q, %q", got[0].RecordClass, got[2].RecordClass)
 	}
 }
+
+// TestConcurrentUse shares one service across goroutines (run with -race).
+func TestConcurrentUse(t *testing.T) {
+	store := exampleStore(t)
+	svc := norms.NewService(norms.Options{MetadataTTL: time.Millisecond, MaxCacheEntries: 2})
+	want := mustNorms(t, svc, store, norms.Query{RulesetID: "BWBR0015703"}).Validators.ETag
+	errs := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			for i := range 20 {
+				q := norms.Query{RulesetID: "BWBR0015703", Endpoint: []string{"", "a", "b"}[(g+i)%3]}
+				v, err := svc.Validators(context.Background(), store, q)
+				if err == nil && v == nil {
+					err = errors.New("no validators")
+				}
+				if err == nil && q.Endpoint == "" && v.ETag != want {
+					err = errors.New("ETag differs under concurrency")
+				}
+				if err == nil {
+					_, err = svc.Norms(context.Background(), store, q)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -7,35 +7,12 @@ import (
 	"github.com/regelkit/regelkit/sparql/graph"
 )
 
-// stringLiteral writes s as a SPARQL string literal. The parameters are
-// already restricted by their patterns (§8.3); escaping every character
-// that could end or bend the literal keeps that true for any future
-// parameter.
-func stringLiteral(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+// stringLiteral writes s as a SPARQL string literal (N-Triples escapes
+// are SPARQL syntax). The parameters are already restricted by their
+// patterns (§8.3); escaping keeps any interpolated value inside its literal.
+func stringLiteral(s string) string { return graph.String(s).String() }
 
-func iri(s string) string { return "<" + s + ">" }
+func iri(s string) string { return graph.IRI(s).String() }
 
 // rulesQuery selects the rules of vocabulary v matching q: one row per rule
 // and child, ordered by ruleset id, rule path and child id (the further
