@@ -140,9 +140,10 @@ func (c *compiler) shape(n graph.Term) (*shape, error) {
 	c.byNode[n] = s
 	c.shapes = append(c.shapes, s)
 	if err := c.fill(s); err != nil {
+		// A shape reached from this one failed: its error names it.
 		var se *ShapeError
 		if errors.As(err, &se) {
-			return nil, err
+			return nil, se
 		}
 		return nil, &ShapeError{Shape: n, Msg: err.Error()}
 	}

@@ -198,6 +198,7 @@ func isDuration(s string) bool {
 // other characters literally; an optional time zone may follow.
 func matchG(s, layout string) bool {
 	s, _ = cutZone(s)
+	month := 0
 	for _, c := range layout {
 		switch c {
 		case 'Y':
@@ -213,6 +214,11 @@ func matchG(s, layout string) bool {
 			n, _ := strconv.Atoi(s[:2])
 			if n < 1 || c == 'M' && n > 12 || c == 'D' && n > 31 {
 				return false
+			}
+			if c == 'M' {
+				month = n
+			} else if month > 0 && n > daysIn(2000, month) {
+				return false // --02-30 names no day; --02-29 does
 			}
 			s = s[2:]
 		default:
