@@ -107,8 +107,11 @@ type DeploymentError struct {
 func (e *DeploymentError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "engine: resource %q: ", e.Resource)
-	if e.Line > 0 {
+	switch {
+	case e.Line > 0 && e.Column > 0:
 		fmt.Fprintf(&b, "line %d, column %d: ", e.Line, e.Column)
+	case e.Line > 0:
+		fmt.Fprintf(&b, "line %d: ", e.Line)
 	}
 	if e.ElementID != "" {
 		fmt.Fprintf(&b, "element %q: ", e.ElementID)

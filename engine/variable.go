@@ -107,8 +107,16 @@ func Double(f float64) Variable {
 // ("2025-12-24"); models convert them with date(…).
 func String(s string) Variable { return Variable{Type: TypeString, Value: s} }
 
-// Date returns a Date variable (Operaton's java.util.Date: milliseconds).
-func Date(t time.Time) Variable { return Variable{Type: TypeDate, Value: t} }
+// Date returns a Date variable. Like Operaton's java.util.Date it holds
+// milliseconds (finer parts are cut off) and an offset in whole minutes
+// (a time in a zone with an odd offset is moved to UTC).
+func Date(t time.Time) Variable {
+	t = t.Truncate(time.Millisecond)
+	if _, off := t.Zone(); off%60 != 0 {
+		t = t.UTC()
+	}
+	return Variable{Type: TypeDate, Value: t}
+}
 
 // JSON returns a Json variable holding the JSON text of v (a json.RawMessage
 // or []byte is taken as JSON text and validated).
@@ -402,6 +410,9 @@ func decodeTyped(typeName *string, raw json.RawMessage) (Variable, error) {
 		tm, err := ParseDate(s)
 		if err != nil {
 			return bad(err.Error())
+		}
+		if tm.Year() < 0 || tm.Year() > 9999 {
+			return bad("the year is outside 0000…9999")
 		}
 		return Date(tm), nil
 	case TypeJSON:

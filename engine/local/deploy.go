@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"strconv"
@@ -223,6 +224,12 @@ func compileResource(r engine.Resource, standard bool) (*compiledResource, error
 				de.Msg = "<" + pe.Element + ">: " + pe.Msg
 			}
 		}
+		if de.Line == 0 {
+			// dmn does not always know where malformed XML breaks; encoding/xml does
+			if line, msg := xmlSyntaxError(r.Data); line > 0 {
+				de.Line, de.Msg = line, "invalid XML: "+msg
+			}
+		}
 		return nil, de
 	}
 	if len(defs.Decisions) == 0 {
@@ -376,6 +383,23 @@ func isPlainName(text string) bool {
 		}
 	}
 	return true
+}
+
+// xmlSyntaxError returns the line and message of the first XML syntax
+// error in data, or 0.
+func xmlSyntaxError(data []byte) (int, string) {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	for {
+		_, err := d.Token()
+		if err == nil {
+			continue
+		}
+		var se *xml.SyntaxError
+		if errors.As(err, &se) {
+			return se.Line, se.Msg
+		}
+		return 0, ""
+	}
 }
 
 type camundaAttrs struct {

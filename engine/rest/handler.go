@@ -82,26 +82,25 @@ func NewHandler(e engine.Engine, opts Options) http.Handler {
 		opts.MaxJSONBytes = DefaultMaxJSONBytes
 	}
 	h := &handler{e: e, opts: opts, r: mux.NewRouter()}
-	s := h.r
-	if opts.BasePath != "" {
-		s = h.r.PathPrefix(opts.BasePath).Subrouter()
+	route := func(path string, f http.HandlerFunc, method string) {
+		h.r.HandleFunc(opts.BasePath+path, f).Methods(method)
 	}
-	s.HandleFunc("/version", h.version).Methods(http.MethodGet)
-	s.HandleFunc("/engine", h.engines).Methods(http.MethodGet)
-	s.HandleFunc("/deployment/create", h.deploy).Methods(http.MethodPost)
-	s.HandleFunc("/deployment/count", h.deploymentCount).Methods(http.MethodGet)
-	s.HandleFunc("/deployment", h.deployments).Methods(http.MethodGet)
-	s.HandleFunc("/deployment/{id}", h.deployment).Methods(http.MethodGet)
-	s.HandleFunc("/decision-definition", h.definitions).Methods(http.MethodGet)
-	s.HandleFunc("/decision-definition/count", h.definitionCount).Methods(http.MethodGet)
+	route("/version", h.version, http.MethodGet)
+	route("/engine", h.engines, http.MethodGet)
+	route("/deployment/create", h.deploy, http.MethodPost)
+	route("/deployment/count", h.deploymentCount, http.MethodGet)
+	route("/deployment", h.deployments, http.MethodGet)
+	route("/deployment/{id}", h.deployment, http.MethodGet)
+	route("/decision-definition", h.definitions, http.MethodGet)
+	route("/decision-definition/count", h.definitionCount, http.MethodGet)
 	for _, p := range []string{"/decision-definition/key/{key}", "/decision-definition/key/{key}/tenant-id/{tenant}"} {
-		s.HandleFunc(p, h.definitionByKey).Methods(http.MethodGet)
-		s.HandleFunc(p+"/xml", h.xmlByKey).Methods(http.MethodGet)
-		s.HandleFunc(p+"/evaluate", h.evaluateByKey).Methods(http.MethodPost)
+		route(p, h.definitionByKey, http.MethodGet)
+		route(p+"/xml", h.xmlByKey, http.MethodGet)
+		route(p+"/evaluate", h.evaluateByKey, http.MethodPost)
 	}
-	s.HandleFunc("/decision-definition/{id}", h.definitionByID).Methods(http.MethodGet)
-	s.HandleFunc("/decision-definition/{id}/xml", h.xmlByID).Methods(http.MethodGet)
-	s.HandleFunc("/decision-definition/{id}/evaluate", h.evaluateByID).Methods(http.MethodPost)
+	route("/decision-definition/{id}", h.definitionByID, http.MethodGet)
+	route("/decision-definition/{id}/xml", h.xmlByID, http.MethodGet)
+	route("/decision-definition/{id}/evaluate", h.evaluateByID, http.MethodPost)
 	h.r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, errorBody{Type: "NotFoundException", Message: "No resource at " + r.Method + " " + r.URL.Path})
 	})
