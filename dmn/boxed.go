@@ -259,11 +259,28 @@ func (c *exprCompiler) function(x *FunctionDefinition, names []string) boxed {
 		f.params = append(f.params, feel.Param{Name: p.Name, Type: t})
 		inner = append(inner, p.Name)
 	}
-	if x.Kind != "" && x.Kind != "FEEL" {
+	switch x.Kind {
+	case "", "FEEL":
+	case "Java":
+		return &javaFuncExpr{params: f.params, def: c.compile(x.Body, names)}
+	default:
 		return c.fail(x, "function kind %s is not supported", x.Kind)
 	}
 	f.body = c.compile(x.Body, inner)
 	return f
+}
+
+// javaFuncExpr is a boxed function of kind Java: its body is a context with
+// class and method signature (see feel.ExternalFunction).
+type javaFuncExpr struct {
+	params []feel.Param
+	def    boxed
+}
+
+func (x *javaFuncExpr) eval(env *feel.Env) feel.Value {
+	d := feel.NewContext(1)
+	d.Put("java", x.def.eval(env))
+	return feel.ExternalFunction(env.Runtime(), x.params, d)
 }
 
 func (x *funcExpr) eval(env *feel.Env) feel.Value {

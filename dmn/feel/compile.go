@@ -820,9 +820,6 @@ func (f *Function) callNamedExact(rt *Runtime, cands []*Function, names []string
 func (f *Function) userDefined() bool { return !f.isBuiltin }
 
 func (c *compiler) compileFuncDef(x *FuncDef) evalFn {
-	if x.External {
-		return func(env *Env) Value { return env.rt.warn("external functions are not supported") }
-	}
 	params := make([]Param, len(x.Params))
 	for i, p := range x.Params {
 		params[i].Name = p.Name
@@ -834,6 +831,9 @@ func (c *compiler) compileFuncDef(x *FuncDef) evalFn {
 		}
 	}
 	body := c.compile(x.Body)
+	if x.External {
+		return func(env *Env) Value { return externalFunction(env.rt, params, body(env)) }
+	}
 	return func(env *Env) Value {
 		closure := env
 		f := &Function{Name: "anonymous function", Params: params, required: len(params)}

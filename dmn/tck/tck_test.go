@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/regelkit/regelkit/dmn/feel"
 )
 
 // suiteRoot finds the DMN TCK: $REGELKIT_DMN_TCK or ../shared/testsuites/dmn-tck
@@ -96,6 +98,40 @@ func TestTCK(t *testing.T) {
 		defer f.Close()
 		if err := WriteCSV(f, all); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+func TestEqual(t *testing.T) {
+	num := func(s string) feel.Value {
+		d, err := feel.ParseNumber(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	tests := []struct {
+		exp, act feel.Value
+		want     bool
+	}{
+		{num("2"), num("2.0"), true},
+		{num("2"), num("2.4"), false},           // integers compare exactly
+		{num("123456"), num("123456.4"), false}, // however many digits
+		{num("0.33"), num("0.3333"), false},     // few digits compare exactly
+		{num("2778.69354943277"), num("2778.693549432766768088520383236299"), true},
+		{num("562.707359373292"), num("562.7073593732659271562143285576524"), true}, // relative 5e-14
+		{num("-0.88796890"), num("-0.8879689066918555"), true},                      // truncated
+		{num("54.59815003"), num("54.60"), false},
+		{"a", "a", true},
+		{"1", num("1"), false},
+		{nil, nil, true},
+		{nil, false, false},
+		{[]feel.Value{num("1")}, []feel.Value{num("1"), num("2")}, false},
+		{feel.Date{Year: 2024, Month: 1, Day: 2}, feel.Date{Year: 2024, Month: 1, Day: 2}, true},
+	}
+	for _, tc := range tests {
+		if got := Equal(tc.exp, tc.act); got != tc.want {
+			t.Errorf("Equal(%s, %s) = %v, want %v", feel.Literal(tc.exp), feel.Literal(tc.act), got, tc.want)
 		}
 	}
 }
