@@ -8,9 +8,11 @@ import (
 	"time"
 
 	"github.com/regelkit/regelkit/docmgmt"
+	"github.com/regelkit/regelkit/norms"
 	"github.com/regelkit/regelkit/servers/explorer/internal/assets"
 	"github.com/regelkit/regelkit/servers/explorer/internal/dmnvalidation"
 	"github.com/regelkit/regelkit/servers/explorer/internal/docmgmtapi"
+	"github.com/regelkit/regelkit/servers/explorer/internal/normsapi"
 	"github.com/regelkit/regelkit/servers/internal/health"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 	"github.com/regelkit/regelkit/servers/internal/openapi"
@@ -132,6 +134,11 @@ func (a *app) routes() {
 	a.kg.routes(r)
 	// Literal /v1/dmns/... paths before /v1/dmns/{identifier}.
 	dmnvalidation.Register(r)
+	normsapi.Register(r, normsapi.Deps{
+		Service:  norms.NewService(norms.Options{Logger: a.logger}),
+		Endpoint: a.kg.def,
+		Resolve:  a.kg.Resolve,
+	})
 	docmgmtapi.Register(r, docmgmtapi.Deps{Client: a.docmgmt, Logger: a.logger})
 	assets.Register(r, assets.Deps{Store: a.assets, Logger: a.logger})
 	r.Handle("GET", openAPIPath, a.handleOpenAPI, openapi.Operation{

@@ -93,3 +93,27 @@ func TestDMNValidationIsMounted(t *testing.T) {
 	c.Post("/v1/dmns/validate", `{bad`).ExpectError(t, http.StatusBadRequest, "MALFORMED_BODY")
 	c.Post("/v1/dmns/validate", `{"content": 7}`).ExpectError(t, http.StatusBadRequest, "INVALID_REQUEST")
 }
+
+func TestNormsAreMounted(t *testing.T) {
+	_, c := newTestApp(t, nil)
+	resp := c.Get("/v1/norms?rulesetid=BWBR0015703")
+	resp.ExpectStatus(t, http.StatusOK)
+	etag := resp.Header.Get("ETag")
+	if etag == "" || resp.Header.Get("Cache-Control") != "public, max-age=3600" {
+		t.Fatalf("the fully versioned example ruleset must be cacheable: %v", resp.Header)
+	}
+	var data struct {
+		Total           int                         `json:"total"`
+		DatasetVersions map[string][]map[string]any `json:"dataset_versions"`
+		CPRMVVersion    string                      `json:"cprmv_version"`
+	}
+	resp.Data(t, http.StatusOK, &data)
+	if data.Total == 0 || len(data.DatasetVersions["BWBR0015703"]) == 0 || data.CPRMVVersion != "0.3.0" {
+		t.Errorf("norms over the embedded graph: %+v", data)
+	}
+	again := c.Get("/v1/norms?rulesetid=BWBR0015703", "If-None-Match", etag)
+	if again.Status != http.StatusNotModified || len(again.Body) != 0 || again.Header.Get("API-Version") != version {
+		t.Errorf("conditional request: %d %q %v", again.Status, again.Body, again.Header)
+	}
+	c.Get("/v1/norms?rulesetid=BWBR0015703&endpoint=ftp://x/").ExpectError(t, http.StatusBadRequest, "INVALID_REQUEST")
+}

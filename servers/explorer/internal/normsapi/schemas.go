@@ -84,20 +84,8 @@ func operation(deprecated bool) openapi.Operation {
 			"200": {Description: "the rules", Headers: validatorHeaders, Content: openapi.JSON(envelope)},
 			"304": {Description: "not modified: no body; carries ETag, Last-Modified, Cache-Control and API-Version",
 				Headers: validatorHeaders},
-			"400": errorResponse("an invalid parameter (INVALID_REQUEST; the message names it)", httpapi.CodeInvalidRequest),
-			"500": errorResponse("the rules query failed", CodeQueryError),
+			"400": openapi.Failure("an invalid parameter (INVALID_REQUEST; the message names it)", httpapi.CodeInvalidRequest),
+			"500": openapi.Failure("the rules query failed", CodeQueryError),
 		},
 	}
-}
-
-// errorResponse documents a failure envelope with the given codes.
-func errorResponse(description string, codes ...string) openapi.Response {
-	return openapi.Response{Description: description, Content: openapi.JSON(openapi.Object(map[string]openapi.Schema{
-		"success": openapi.Boolean("always false"),
-		"error": openapi.Object(map[string]openapi.Schema{
-			"code":    openapi.Enum("", codes...),
-			"message": openapi.String("what failed, naming the parameter"),
-		}, "code", "message"),
-		"timestamp": openapi.String("ISO 8601 UTC with milliseconds"),
-	}, "success", "error", "timestamp"))}
 }
