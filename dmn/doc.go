@@ -35,10 +35,10 @@
 // # Conformance and performance
 //
 // OMG DMN TCK (github.com/dmn-tck/tck at 0dbcaf9b): compliance level 2
-// 116 of 116, compliance level 3 3267 of 3275 (99.8 %), together 3383 of
-// 3391; see dmn/tck and dmn/testdata/tck-floor.txt. The 8 failures are XML
-// Schema regular expressions that Go's RE2 cannot express (back references,
-// character class subtraction) in 1111-feel-matches-function.
+// 116 of 116, compliance level 3 3274 of 3275 (99.97 %), together 3390 of
+// 3391; see dmn/tck and dmn/testdata/tck-floor.txt. The one failure is a
+// regular expression with a back reference (1111-feel-matches-function
+// K2-MatchesFunc-17), which Go's RE2 engine cannot express.
 //
 // Benchmarks (2-core machine shared with other jobs under load average
 // ~9, so reported as process CPU time per evaluation; go1.26):

@@ -1,7 +1,6 @@
 package feel
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -531,56 +530,6 @@ func str2Bool(f func(string, string) bool) builtinImpl {
 		return f(s, m)
 	}
 }
-
-// xpathRegexp translates an XML Schema / XPath regular expression with
-// flags (s, m, i, x, q) to Go's RE2 syntax.
-func xpathRegexp(p, flags string) (*regexp.Regexp, error) {
-	prefix := ""
-	for _, f := range flags {
-		switch f {
-		case 's', 'm', 'i':
-			if !strings.ContainsRune(prefix, f) {
-				prefix += string(f)
-			}
-		case 'x':
-			var b strings.Builder
-			inClass := false
-			for _, r := range p {
-				switch {
-				case r == '[':
-					inClass = true
-				case r == ']':
-					inClass = false
-				case !inClass && (r == ' ' || r == '\t' || r == '\n' || r == '\r'):
-					continue
-				}
-				b.WriteRune(r)
-			}
-			p = b.String()
-		case 'q':
-			p = regexp.QuoteMeta(p)
-		default:
-			return nil, &regexpFlagError{f}
-		}
-	}
-	// XPath character class subtraction and \i \c escapes are not RE2; the
-	// common cases translate directly.
-	p = xsdBlocks.Replace(p)
-	p = strings.ReplaceAll(p, `\i`, `[\p{L}_:]`)
-	p = strings.ReplaceAll(p, `\c`, `[\p{L}\p{N}._:-]`)
-	if prefix != "" {
-		p = "(?" + prefix + ")" + p
-	}
-	return regexp.Compile(p)
-}
-
-// xsdBlocks maps the XML Schema Unicode block escapes the TCK uses to RE2 ranges.
-var xsdBlocks = strings.NewReplacer(
-	`\p{IsBasicLatin}`, `\x{0}-\x{7F}`,
-	`\P{IsBasicLatin}`, `\x{80}-\x{10FFFF}`,
-	`\p{IsLatin-1Supplement}`, `\x{80}-\x{FF}`,
-	`\p{IsGreek}`, `\x{370}-\x{3FF}`,
-)
 
 type regexpFlagError struct{ f rune }
 
