@@ -291,23 +291,34 @@ func (x *funcExpr) eval(env *feel.Env) feel.Value {
 		names[i] = p.Name
 	}
 	return feel.NewFunction("function", params, nil, func(rt *feel.Runtime, args []feel.Value) feel.Value {
-		vals := make([]feel.Value, len(params))
-		for i, p := range params {
-			var a feel.Value
-			if i < len(args) {
-				a = args[i]
-			}
-			if p.Type != nil {
-				cv, ok := p.Type.Coerce(a)
-				if !ok {
-					return rt.Warnf("argument %q does not conform to %s", p.Name, p.Type)
-				}
-				a = cv
-			}
-			vals[i] = a
+		vals, ok := bindArgs(rt, "function", params, args)
+		if !ok {
+			return nil
 		}
 		return x.body.eval(closure.WithFrame(names, vals))
 	})
+}
+
+// bindArgs coerces arguments to their parameters' types (missing ones are
+// null); ok is false, with a warning, when one does not conform.
+func bindArgs(rt *feel.Runtime, fn string, params []feel.Param, args []feel.Value) ([]feel.Value, bool) {
+	vals := make([]feel.Value, len(params))
+	for i, p := range params {
+		var a feel.Value
+		if i < len(args) {
+			a = args[i]
+		}
+		if p.Type != nil {
+			cv, ok := p.Type.Coerce(a)
+			if !ok {
+				rt.Warnf("%s: argument %q does not conform to %s", fn, p.Name, p.Type)
+				return nil, false
+			}
+			a = cv
+		}
+		vals[i] = a
+	}
+	return vals, true
 }
 
 type condExpr struct{ cond, then, els boxed }

@@ -392,20 +392,9 @@ func (cd *compiledDefs) compileBKM(e *element, b *BKM) {
 		if body == nil {
 			return rt.Warnf("business knowledge model %q has no logic", e.name)
 		}
-		vals := make([]feel.Value, len(params))
-		for i, p := range params {
-			var a feel.Value
-			if i < len(args) {
-				a = args[i]
-			}
-			if p.Type != nil {
-				cv, ok := p.Type.Coerce(a)
-				if !ok {
-					return rt.Warnf("%s: argument %q does not conform to %s", e.name, p.Name, p.Type)
-				}
-				a = cv
-			}
-			vals[i] = a
+		vals, ok := bindArgs(rt, e.name, params, args)
+		if !ok {
+			return nil
 		}
 		env := feel.NewEnv(rt, nil)
 		if len(e.knows) > 0 {
