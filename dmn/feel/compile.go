@@ -2,6 +2,7 @@ package feel
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -740,81 +741,53 @@ func (f *Function) CallNamed(rt *Runtime, names []string, vals []Value) Value {
 	if cands == nil {
 		cands = []*Function{f}
 	}
-	if v, ok := f.callNamedExact(rt, cands, names, vals); ok {
-		return v
-	}
-	// no variant has every required parameter: missing ones are null
+	// first a variant that has every required parameter; user functions
+	// take missing named parameters as null
 	for _, o := range cands {
-		if o.variadic {
+		args, set, ok := o.bindNamed(names, vals)
+		if !ok {
 			continue
 		}
-		args := make([]Value, len(o.Params))
-		all := true
-		for i, n := range names {
-			found := false
-			for j, p := range o.Params {
-				if p.Name == n {
-					args[j], found = vals[i], true
-				}
+		last, missing := 0, false
+		for j := range set {
+			if set[j] {
+				last = j + 1
+			} else if j < o.required {
+				missing = true
 			}
-			all = all && found
 		}
-		if all {
+		if !missing {
+			return o.invoke(rt, args[:max(last, o.required)])
+		}
+		if o.userDefined() {
+			return o.invoke(rt, args)
+		}
+	}
+	// then any variant that knows every name; missing parameters are null
+	for _, o := range cands {
+		if args, _, ok := o.bindNamed(names, vals); ok {
 			return o.invoke(rt, args)
 		}
 	}
 	return rt.warnf("%s: no variant takes parameters %s", f.Name, strings.Join(names, ", "))
 }
 
-func (f *Function) callNamedExact(rt *Runtime, cands []*Function, names []string, vals []Value) (Value, bool) {
-	for _, o := range cands {
-		if o.variadic {
-			continue
-		}
-		args := make([]Value, len(o.Params))
-		set := make([]bool, len(o.Params))
-		ok := true
-		for i, n := range names {
-			found := false
-			for j, p := range o.Params {
-				if p.Name == n {
-					if set[j] {
-						ok = false
-					}
-					args[j], set[j], found = vals[i], true, true
-					break
-				}
-			}
-			if !found {
-				ok = false
-				break
-			}
-		}
-		if !ok {
-			continue
-		}
-		last := 0
-		for j := range set {
-			if set[j] {
-				last = j + 1
-			}
-		}
-		missing := false
-		for j := 0; j < o.required; j++ {
-			if !set[j] {
-				missing = true
-			}
-		}
-		if missing {
-			if o.call != nil && o.userDefined() {
-				// user functions take missing named parameters as null
-				return o.invoke(rt, args), true
-			}
-			continue
-		}
-		return o.invoke(rt, args[:max(last, o.required)]), true
+// bindNamed places named arguments at their parameters' positions; ok is
+// false when a name is unknown or repeated, or the function is variadic.
+func (f *Function) bindNamed(names []string, vals []Value) (args []Value, set []bool, ok bool) {
+	if f.variadic {
+		return nil, nil, false
 	}
-	return nil, false
+	args = make([]Value, len(f.Params))
+	set = make([]bool, len(f.Params))
+	for i, n := range names {
+		j := slices.IndexFunc(f.Params, func(p Param) bool { return p.Name == n })
+		if j < 0 || set[j] {
+			return nil, nil, false
+		}
+		args[j], set[j] = vals[i], true
+	}
+	return args, set, true
 }
 
 func (f *Function) userDefined() bool { return !f.isBuiltin }
