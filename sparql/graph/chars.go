@@ -53,17 +53,14 @@ func hexVal(c byte) rune {
 
 // validPrefixName reports whether s is a PN_PREFIX (or empty).
 func validPrefixName(s string) bool {
-	if s == "" {
-		return true
-	}
-	first := true
 	for i, r := range s {
 		switch {
-		case first:
+		case r == utf8.RuneError:
+			return false
+		case i == 0:
 			if !isPNCharsBase(r) {
 				return false
 			}
-			first = false
 		case r == '.':
 			if i == len(s)-1 {
 				return false
@@ -102,30 +99,6 @@ func validLocalName(s string) bool {
 			return false
 		}
 		i += w
-	}
-	return true
-}
-
-// validBlankLabel reports whether s is a valid BLANK_NODE_LABEL (without "_:").
-func validBlankLabel(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError:
-			return false
-		case i == 0:
-			if !isPNCharsU(r) && !(r >= '0' && r <= '9') {
-				return false
-			}
-		case r == '.':
-			if i == len(s)-1 {
-				return false
-			}
-		case !isPNChars(r):
-			return false
-		}
 	}
 	return true
 }

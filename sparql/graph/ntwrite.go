@@ -31,25 +31,13 @@ func appendTermNT(dst []byte, t Term, label string) []byte {
 // may not hold raw.
 func appendIRIRef(dst []byte, s string) []byte {
 	dst = append(dst, '<')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, w := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && w == 1 {
-				dst = appendUCHAR(dst, utf8.RuneError)
-			} else {
-				dst = append(dst, s[i:i+w]...)
-			}
-			i += w
-			continue
-		}
+	for _, r := range s {
 		switch {
-		case c <= 0x20, c == '<', c == '>', c == '"', c == '{', c == '}', c == '|', c == '^', c == '`', c == '\\':
-			dst = appendUCHAR(dst, rune(c))
+		case r <= 0x20, r == '<', r == '>', r == '"', r == '{', r == '}', r == '|', r == '^', r == '`', r == '\\':
+			dst = appendUCHAR(dst, r)
 		default:
-			dst = append(dst, c)
+			dst = utf8.AppendRune(dst, r)
 		}
-		i++
 	}
 	return append(dst, '>')
 }
@@ -58,19 +46,8 @@ func appendIRIRef(dst []byte, s string) []byte {
 // and control characters escaped. In long form (Turtle """...""") line
 // feeds stay raw.
 func appendEscaped(dst []byte, s string, long bool) []byte {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, w := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && w == 1 {
-				dst = appendUCHAR(dst, utf8.RuneError)
-			} else {
-				dst = append(dst, s[i:i+w]...)
-			}
-			i += w
-			continue
-		}
-		switch c {
+	for _, r := range s {
+		switch r {
 		case '"':
 			dst = append(dst, '\\', '"')
 		case '\\':
@@ -90,13 +67,12 @@ func appendEscaped(dst []byte, s string, long bool) []byte {
 		case '\f':
 			dst = append(dst, '\\', 'f')
 		default:
-			if c < 0x20 || c == 0x7f {
-				dst = appendUCHAR(dst, rune(c))
+			if r < 0x20 || r == 0x7f {
+				dst = appendUCHAR(dst, r)
 			} else {
-				dst = append(dst, c)
+				dst = utf8.AppendRune(dst, r)
 			}
 		}
-		i++
 	}
 	return dst
 }

@@ -158,15 +158,7 @@ func parseTurtleFamily(r io.Reader, f Format, opt ParseOptions, emit func(Quad) 
 		pnames:   map[string]string{},
 		langs:    map[string]string{},
 	}
-	defer func() {
-		if e := recover(); e != nil {
-			b, ok := e.(bail)
-			if !ok {
-				panic(e)
-			}
-			err = b.err
-		}
-	}()
+	defer recoverBail(&err)
 	switch f {
 	case NTriples, NQuads:
 		p.lineDoc()
@@ -243,23 +235,7 @@ func (p *ttlParser) lineTerm(what string, blank, literal bool) Term {
 		if p.strForm != strDouble {
 			p.errorAtToken("expected string in double quotes, found %s", p.describe())
 		}
-		lex := string(p.val)
-		p.next()
-		switch p.tok {
-		case tLang:
-			t := LangLiteral(lex, p.langValue())
-			p.next()
-			return t
-		case tCaretCaret:
-			p.next()
-			if p.tok != tIRI {
-				p.errorAtToken("expected datatype IRI after '^^', found %s", p.describe())
-			}
-			t := Literal(lex, p.absoluteIRI())
-			p.next()
-			return t
-		}
-		return String(lex)
+		return p.literal()
 	}
 	p.errorAtToken("expected %s, found %s", what, p.describe())
 	return Term{}
@@ -539,6 +515,8 @@ func (p *ttlParser) object() Term {
 	return Term{}
 }
 
+// literal converts the current string token and its language tag or
+// datatype, consuming them.
 func (p *ttlParser) literal() Term {
 	lex := string(p.val)
 	p.next()
@@ -549,10 +527,15 @@ func (p *ttlParser) literal() Term {
 		return t
 	case tCaretCaret:
 		p.next()
-		if p.tok != tIRI && p.tok != tPName {
-			p.errorAtToken("expected datatype IRI after '^^', found %s", p.describe())
+		switch {
+		case p.tok == tIRI && p.lineMode:
+			t := Literal(lex, p.absoluteIRI())
+			p.next()
+			return t
+		case p.tok == tIRI || p.tok == tPName && !p.lineMode:
+			return Literal(lex, p.iri().Value)
 		}
-		return Literal(lex, p.iri().Value)
+		p.errorAtToken("expected datatype IRI after '^^', found %s", p.describe())
 	}
 	return String(lex)
 }

@@ -43,15 +43,7 @@ func parseRDFXML(r io.Reader, opt ParseOptions, emit func(Quad) error) (err erro
 		ids:    map[string]bool{},
 	}
 	p.dec.Strict = true
-	defer func() {
-		if e := recover(); e != nil {
-			b, ok := e.(bail)
-			if !ok {
-				panic(e)
-			}
-			err = b.err
-		}
-	}()
+	defer recoverBail(&err)
 	p.document(rxContext{base: opt.Base})
 	return nil
 }
@@ -63,10 +55,12 @@ func (p *rxParser) fail(format string, args ...any) {
 
 // token returns the next XML token, failing on XML errors and at the end
 // of input.
-func (p *rxParser) token() xml.Token {
+func (p *rxParser) token() xml.Token { return p.tokenOr("unexpected end of input") }
+
+func (p *rxParser) tokenOr(eofMsg string) xml.Token {
 	tok, err := p.dec.Token()
 	if err == io.EOF {
-		p.fail("unexpected end of input")
+		p.fail("%s", eofMsg)
 	}
 	if err != nil {
 		p.xmlError(err)
@@ -101,16 +95,8 @@ func isSpace(s string) bool {
 
 func (p *rxParser) document(ctx rxContext) {
 	for {
-		tok, err := p.dec.Token()
-		if err == io.EOF {
-			p.fail("expected an RDF/XML element, found end of input")
-		}
-		if err != nil {
-			p.xmlError(err)
-		}
-		switch t := tok.(type) {
+		switch t := p.tokenOr("expected an RDF/XML element, found end of input").(type) {
 		case xml.StartElement:
-			p.nsStack = append(p.nsStack[:0], nsFrame(t))
 			if t.Name.Space == RDF && t.Name.Local == "RDF" {
 				p.rdfRoot(t, ctx)
 			} else {

@@ -72,9 +72,20 @@ type scanner struct {
 	errPos                          *ParseError
 }
 
-// bail is the panic value the scanner and parser use to unwind on the first
-// error; Parse recovers it and returns the error.
+// bail is the panic value the parsers use to unwind on the first error;
+// Parse recovers it and returns the error.
 type bail struct{ err error }
+
+// recoverBail, deferred, turns a bail panic into *err; other panics go on.
+func recoverBail(err *error) {
+	if e := recover(); e != nil {
+		b, ok := e.(bail)
+		if !ok {
+			panic(e)
+		}
+		*err = b.err
+	}
+}
 
 func newScanner(r io.Reader, lineMode bool) *scanner {
 	return &scanner{r: r, buf: make([]byte, 0, 64<<10), line: 1, lineMode: lineMode}
