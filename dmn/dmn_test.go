@@ -263,6 +263,17 @@ func TestOperatonMode(t *testing.T) {
 	if !errors.As(err, &ee) || ee.DecisionID != "Korting" || ee.Variable != "categorie" || ee.NoRuleMatched != "Leeftijdscategorie" {
 		t.Errorf("err = %v, want EvalError naming Korting, categorie and Leeftijdscategorie", err)
 	}
+	// every earlier result is in the shared map, not only the directly required one
+	res, err = m.Evaluate(ctx, "Samenvatting", map[string]any{"geboortedatum": "1950-05-01", "aantal": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Decisions) != 3 {
+		t.Errorf("Samenvatting evaluated %d decisions, want 3", len(res.Decisions))
+	}
+	if got := rows(res.Main()); got != `[{samenvatting: "seniorenkorting: 25% (senior)"}]` {
+		t.Errorf("Samenvatting rows = %s", got)
+	}
 	// COLLECT: one row per matched rule
 	res, err = m.Evaluate(ctx, "Bonussen", map[string]any{"aantal": 3})
 	if err != nil {

@@ -36,6 +36,8 @@ type DecisionResult struct {
 	Rules []RuleMatch
 	// OutputNames are the decision table's output names (for Rules).
 	OutputNames []string
+	// variable is the decision's variable name (Rows of non-table logic).
+	variable string
 }
 
 // Result holds every decision evaluated for a request, required decisions

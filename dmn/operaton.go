@@ -42,7 +42,11 @@ func (d DecisionResult) Rows() []*feel.Context {
 		return rows
 	}
 	c := feel.NewContext(1)
-	c.Put(d.Name, d.Value)
+	name := d.variable
+	if name == "" {
+		name = d.Name
+	}
+	c.Put(name, d.Value)
 	return []*feel.Context{c}
 }
 
@@ -81,6 +85,9 @@ func (m *Model) evaluateOperaton(ctx context.Context, target *element, inputs ma
 		w0 := len(rt.Warnings)
 		rt.Unknown = rt.Unknown[:0]
 		dr := DecisionResult{ID: e.id, Name: e.name}
+		if e.dec.Variable != nil && e.dec.Variable.Name != "" {
+			dr.variable = e.dec.Variable.Name
+		}
 		var v feel.Value
 		env := feel.NewEnv(rt, vars)
 		if len(e.knows) > 0 {
