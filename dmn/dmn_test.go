@@ -366,3 +366,37 @@ func FuzzParse(f *testing.F) {
 		Compile(d)
 	})
 }
+
+func TestConcurrentEvaluate(t *testing.T) {
+	m := mustCompile(t, Options{}, drd)
+	type result struct {
+		age int
+		fee string
+	}
+	done := make(chan result)
+	for g := 0; g < 8; g++ {
+		go func(age int) {
+			fee := ""
+			for i := 0; i < 50; i++ {
+				res, err := m.Evaluate(context.Background(), "End Date", map[string]any{"Applicant Age": age, "Start Date": "2024-01-31"})
+				if err != nil {
+					fee = err.Error()
+					break
+				}
+				v, _ := res.Value("Fee")
+				fee = feel.Literal(v)
+			}
+			done <- result{age, fee}
+		}(10 + g*10)
+	}
+	for g := 0; g < 8; g++ {
+		r := <-done
+		want := "25"
+		if r.age >= 65 {
+			want = "10"
+		}
+		if r.fee != want {
+			t.Errorf("age %d: fee %s, want %s", r.age, r.fee, want)
+		}
+	}
+}
