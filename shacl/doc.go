@@ -17,6 +17,19 @@
 // prescribes: `go test -run W3C -v ./shacl` prints
 // "shacl-core: 98 passed, 0 failed".
 //
+// The suite is read from ../shared/testsuites/shacl relative to the
+// repository (REGELKIT_SHACL_TESTS names another folder holding
+// data-shapes-test-suite/); the test skips when it is absent and fails when
+// the count drops below shacl/testdata/conformance-floor.txt.
+//
+// Figures (go test -run '^$' -bench . -benchmem ./shacl/..., 2 cores shared
+// with other builds at load 14–18, best of 3; re-measure on an idle
+// machine):
+//
+//	BenchmarkValidate      20,000 persons, 122,000 triples, 5 property shapes   256 ms/op (≈70 ms CPU)   14 MB/op  20,197 allocs/op
+//	BenchmarkReportGraph   2,000 results as an RDF report                        5.9 ms/op
+//	BenchmarkCheck100k     (shacl/layered) 1.05 M triples, three layers          0.58 s/op  66 MB/op  14,189 allocs/op
+//
 // Semantics worth knowing: SHACL instances follow rdfs:subClassOf in the
 // data graph; sh:deactivated, sh:closed, sh:uniqueLang and
 // sh:qualifiedValueShapesDisjoint take effect only for the literal true
