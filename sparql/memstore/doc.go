@@ -1,0 +1,66 @@
+// Package memstore is regelkit's in-memory SPARQL 1.1 store: an RDF
+// dataset (default graph plus named graphs) with a query and update
+// engine, usable in-process through sparql.Endpoint and over HTTP through
+// a SPARQL 1.1 Protocol handler. It lets every server run on embedded
+// defaults and every test run against a real SPARQL engine.
+//
+//	s := memstore.New()
+//	err := s.Load(ctx, file, graph.Turtle)
+//	res, err := s.Select(ctx, "SELECT ?s WHERE { ?s a <http://example.org/Model> }")
+//	http.Handle("/sparql", s.Handler(memstore.HandlerOptions{ReadOnly: true}))
+//
+// # Storage
+//
+// Terms are dictionary-encoded to uint32 ids (one compact string per
+// term, shared by the id table and the lookup map). Each graph keeps its
+// triples in three sorted permutations (SPO, POS, OSP), so every triple
+// pattern is a binary search plus a contiguous scan, and exact counts for
+// any bound positions come for free. Indexes are immutable: a write builds
+// new ones (copy-on-write merge) and publishes a new snapshot atomically,
+// so readers always see a consistent state and never wait for writers.
+// An update request is atomic: all its operations apply, or none. The
+// dictionary only grows; terms of deleted triples stay until the store is
+// dropped. Writes cost O(triples in the graph), which suits bulk loads and
+// occasional updates, not a stream of tiny writes into a huge graph.
+//
+// # Query engine
+//
+// Queries are parsed by a recursive-descent parser (positioned errors,
+// *SyntaxError) into the SPARQL algebra of §18 (package
+// internal/algebra), then compiled per execution into streaming operators
+// over id bindings. Basic graph patterns are evaluated by nested index
+// lookups in an order chosen greedily from estimated cardinalities (exact
+// counts for constants, per-predicate fan-out statistics for bound
+// variables), with FILTER conjuncts pushed to the earliest step that binds
+// their variables. Bindings flow into the right side of joins and
+// OPTIONALs (sideways information passing) only for variables where that
+// cannot change the result; the others are blocked and re-joined, which
+// keeps the §18 bottom-up semantics. ORDER BY, GROUP BY, DISTINCT, MINUS
+// right sides and subqueries materialise; everything else streams.
+// Contexts are checked while evaluating, so a deadline stops a runaway
+// query. SERVICE and LOAD are refused (no network).
+//
+// # Conformance
+//
+// TestW3CConformance runs the W3C suites from ../shared/testsuites/rdf-tests
+// ($REGELKIT_RDF_TESTS overrides) and prints one line per suite; floors are
+// in testdata/conformance-floors.txt. See the report of the SPARQL issue
+// for the current counts and the failures by category.
+//
+// # Performance
+//
+// Measured with
+//
+//	go test ./sparql/memstore -run XXX -bench . -benchtime 5x
+//
+// on the catalogue of package catalog (10,000 decision models, 495,936
+// triples), on a shared 2-core machine (noisy; see the report for the
+// side-by-side comparison with Oxigraph):
+//
+//	load (parse N-Triples + index)   1.4 s, 93 bytes of heap per triple
+//	listing (10,000 rows, ORDER BY)  103 ms
+//	connectable pairs (30,198 rows)  608 ms
+//	3-hop cycles (606 rows)          324 ms
+//	per-model inputs (point lookup)  37 µs
+//	FILTER CONTAINS over all titles  48 ms
+package memstore
