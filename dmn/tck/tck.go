@@ -1,11 +1,3 @@
-// Package tck runs the OMG DMN Technology Compatibility Kit against the dmn
-// package: it reads the TCK's test case files (testCases.xsd), evaluates
-// each test case against its models, compares the results with the TCK's
-// equality rules and writes the TCK's five-column results CSV.
-//
-// The whole suite runs with RunSuite; one folder with RunFolder:
-//
-//	outcomes, err := tck.RunFolder(ctx, "TestCases/compliance-level-2/0004-simpletable-U", "compliance-level-2/0004-simpletable-U")
 package tck
 
 import (
