@@ -25,7 +25,6 @@ func (e *ShapeError) Error() string { return fmt.Sprintf("shacl: shape %v: %s", 
 // Validator is a compiled shapes graph. It is immutable and safe for
 // concurrent use: one Validator validates any number of data graphs.
 type Validator struct {
-	shapes   []*shape // every compiled shape, by id
 	targeted []*shape // shapes with targets, in a stable order
 }
 
@@ -66,12 +65,8 @@ func Compile(shapes *graph.Graph) (*Validator, error) {
 		}
 		v.targeted = append(v.targeted, s)
 	}
-	v.shapes = c.shapes
 	return v, nil
 }
-
-// Shapes returns the number of compiled shapes and of those with targets.
-func (v *Validator) Shapes() (compiled, targeted int) { return len(v.shapes), len(v.targeted) }
 
 type compiler struct {
 	g       *graph.Graph

@@ -253,3 +253,38 @@ func runSuiteTest(l *suiteLoader, tc suiteTest) error {
 	}
 	return nil
 }
+
+// TestSuiteComparisonIsStrict makes sure the comparison above can fail: a
+// report missing a result, or with another severity, does not match.
+func TestSuiteComparisonIsStrict(t *testing.T) {
+	root := suiteDir(t)
+	l := &suiteLoader{graphs: map[string]*graph.Graph{}}
+	var tests []suiteTest
+	l.collect(t, fileIRI(root), &tests)
+	var tc suiteTest
+	for _, c := range tests {
+		if c.name == "core/property/lessThan-002" {
+			tc = c
+		}
+	}
+	if tc.manifest == nil {
+		t.Fatal("core/property/lessThan-002 not found")
+	}
+	if err := runSuiteTest(l, tc); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := expectedReport(tc.manifest, tc.entry)
+	data, _ := l.load(tc.data)
+	shapes, _ := l.load(tc.shapesG)
+	v, _ := shacl.Compile(shapes)
+	rep, _ := v.Validate(context.Background(), data)
+	dropped := &shacl.Report{Conforms: false, Results: rep.Results[1:]}
+	if graph.Isomorphic(normalise(dropped.Graph(), want), want) {
+		t.Error("a report with a result dropped still matches")
+	}
+	changed := &shacl.Report{Conforms: false, Results: append([]shacl.Result(nil), rep.Results...)}
+	changed.Results[0].Severity = shacl.Warning
+	if graph.Isomorphic(normalise(changed.Graph(), want), want) {
+		t.Error("a report with another severity still matches")
+	}
+}

@@ -35,8 +35,12 @@ type Deps struct {
 	Resolve func(ctx context.Context, url string) (sparql.Endpoint, error)
 }
 
-// Register mounts both routes on r with the 10 MB body limit.
+// Register mounts both routes on r with the 10 MB body limit. A nil
+// Checker is a wiring mistake and panics here rather than on a request.
 func Register(r *httpapi.Router, deps Deps) {
+	if deps.Checker == nil {
+		panic("shaclapi: Register needs a Checker (layered.Builtin())")
+	}
 	h := &handlers{deps: deps}
 	r.Handle(http.MethodPost, ValidatePath, h.validate, validateOperation(), httpapi.BodyLimit(httpapi.DefaultMaxBodyBytes))
 	r.Handle(http.MethodPost, MergedPath, h.validateMerged, mergedOperation(), httpapi.BodyLimit(httpapi.DefaultMaxBodyBytes))
