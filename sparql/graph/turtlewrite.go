@@ -22,29 +22,42 @@ type ttlWriter struct {
 	names    blankNamer
 	buf      []byte
 
-	objRefs   map[Term]int  // blank node -> number of triples with it as object
-	home      map[Term]Term // blank node -> the graph it appears in
-	multi     map[Term]bool // blank node appears in more than one graph
-	graphName map[Term]bool // blank node names a graph
-	written   map[Term]bool // inline candidates already written
-	demoted   map[Term]bool // inline candidates that get a label after all
+	blanks map[string]*blankUse // by blank node label
 
 	g *Graph // the graph being written
 }
 
+// blankUse records how a blank node is used across the dataset.
+type blankUse struct {
+	objRefs   int  // number of triples with it as object
+	home      Term // the graph it appears in
+	multi     bool // it appears in more than one graph
+	graphName bool // it names a graph
+	written   bool // written already (as a subject or inline)
+	demoted   bool // an inline candidate that gets a label after all
+}
+
+// use returns the record of blank node t, or nil for other terms.
+func (tw *ttlWriter) use(t Term) *blankUse {
+	if t.Kind != KindBlank {
+		return nil
+	}
+	u := tw.blanks[t.Value]
+	if u == nil {
+		u = &blankUse{}
+		tw.blanks[t.Value] = u
+	}
+	return u
+}
+
 func writeTurtle(w io.Writer, f Format, d *Dataset, opt WriteOptions) error {
 	tw := &ttlWriter{
-		w:         bufio.NewWriterSize(w, 64<<10),
-		format:    f,
-		prefixes:  NewPrefixes(),
-		base:      opt.Base,
-		names:     blankNamer{},
-		objRefs:   map[Term]int{},
-		home:      map[Term]Term{},
-		multi:     map[Term]bool{},
-		graphName: map[Term]bool{},
-		written:   map[Term]bool{},
-		demoted:   map[Term]bool{},
+		w:        bufio.NewWriterSize(w, 64<<10),
+		format:   f,
+		prefixes: NewPrefixes(),
+		base:     opt.Base,
+		names:    blankNamer{},
+		blanks:   map[string]*blankUse{},
 	}
 	for n, ns := range opt.Prefixes.All() {
 		if validPrefixName(n) {
@@ -110,17 +123,19 @@ func (tw *ttlWriter) countBlanks(d *Dataset) {
 			if t.Kind != KindBlank {
 				continue
 			}
-			if i == 2 {
-				tw.objRefs[t]++
+			u, seen := tw.blanks[t.Value]
+			if !seen {
+				u = &blankUse{home: q.G}
+				tw.blanks[t.Value] = u
+			} else if u.home != q.G {
+				u.multi = true
 			}
-			if h, ok := tw.home[t]; !ok {
-				tw.home[t] = q.G
-			} else if h != q.G {
-				tw.multi[t] = true
+			if i == 2 {
+				u.objRefs++
 			}
 		}
 		if q.G.Kind == KindBlank {
-			tw.graphName[q.G] = true
+			tw.use(q.G).graphName = true
 		}
 	}
 }
@@ -128,7 +143,14 @@ func (tw *ttlWriter) countBlanks(d *Dataset) {
 // inline reports whether blank node t can be written in place of its one
 // reference.
 func (tw *ttlWriter) inline(t Term) bool {
-	return t.Kind == KindBlank && tw.objRefs[t] == 1 && !tw.multi[t] && !tw.graphName[t] && !tw.demoted[t]
+	u := tw.use(t)
+	return u != nil && u.objRefs == 1 && !u.multi && !u.graphName && !u.demoted
+}
+
+// written reports whether blank node t has been written.
+func (tw *ttlWriter) written(t Term) bool {
+	u := tw.use(t)
+	return u != nil && u.written
 }
 
 func (tw *ttlWriter) writeGraph(g *Graph, indent int) error {
@@ -147,8 +169,8 @@ func (tw *ttlWriter) writeGraph(g *Graph, indent int) error {
 	// Inline candidates that no written subject reached form cycles (or
 	// were too deep): write them with a label.
 	for s := range g.AllSubjects() {
-		if s.Kind == KindBlank && tw.objRefs[s] == 1 && !tw.written[s] && !tw.multi[s] && !tw.graphName[s] {
-			tw.demoted[s] = true
+		if u := tw.use(s); u != nil && u.objRefs == 1 && !u.written && !u.multi && !u.graphName {
+			u.demoted = true
 			tw.subject(s, indent)
 		}
 	}
@@ -163,70 +185,74 @@ func (tw *ttlWriter) indent(n int) {
 
 // subject writes one subject block.
 func (tw *ttlWriter) subject(s Term, indent int) {
-	tw.written[s] = true
+	u := tw.use(s)
+	if u != nil {
+		u.written = true
+	}
 	tw.indent(indent)
-	if s.Kind == KindBlank && tw.objRefs[s] == 0 && !tw.graphName[s] && !tw.multi[s] {
+	if u != nil && u.objRefs == 0 && !u.graphName && !u.multi {
 		tw.buf = append(tw.buf, "[]"...)
 	} else {
 		tw.term(s)
 	}
 	tw.buf = append(tw.buf, ' ')
-	tw.predicateObjects(s, indent+1, 0)
+	tw.predicateObjects(tw.triplesOf(s), indent+1, 0)
 	tw.buf = append(tw.buf, " .\n"...)
 	if indent == 0 {
 		tw.buf = append(tw.buf, '\n')
 	}
 }
 
-// predicateObjects writes the predicate-object list of s, rdf:type first.
-func (tw *ttlWriter) predicateObjects(s Term, indent, depth int) {
-	var preds []Term
+// triplesOf returns the triples with subject s, grouped by predicate.
+func (tw *ttlWriter) triplesOf(s Term) []Triple {
+	return slices.Collect(tw.g.Match(s, Term{}, Term{}))
+}
+
+// predicateObjects writes the predicate-object list of s (its triples
+// ts, grouped by predicate), rdf:type first.
+func (tw *ttlWriter) predicateObjects(ts []Triple, indent, depth int) {
 	typ := IRI(RDFType)
-	for p := range tw.g.Predicates(s, Term{}) {
-		if len(preds) == 0 || preds[len(preds)-1] != p {
-			preds = append(preds, p)
+	if i := slices.IndexFunc(ts, func(t Triple) bool { return t.P == typ }); i > 0 {
+		j := i
+		for j < len(ts) && ts[j].P == typ {
+			j++
 		}
+		ts = slices.Concat(ts[i:j], ts[:i], ts[j:])
 	}
-	if i := slices.Index(preds, typ); i > 0 {
-		copy(preds[1:i+1], preds[:i])
-		preds[0] = typ
-	}
-	for i, p := range preds {
-		if i > 0 {
-			tw.buf = append(tw.buf, " ;\n"...)
-			tw.indent(indent)
-		}
-		if p == typ {
-			tw.buf = append(tw.buf, 'a')
-		} else {
-			tw.term(p)
-		}
-		tw.buf = append(tw.buf, ' ')
-		first := true
-		for o := range tw.g.Objects(s, p) {
-			if !first {
-				tw.buf = append(tw.buf, ", "...)
+	for i, t := range ts {
+		switch {
+		case i == 0 || t.P != ts[i-1].P:
+			if i > 0 {
+				tw.buf = append(tw.buf, " ;\n"...)
+				tw.indent(indent)
 			}
-			first = false
-			tw.object(o, indent, depth)
+			if t.P == typ {
+				tw.buf = append(tw.buf, 'a')
+			} else {
+				tw.term(t.P)
+			}
+			tw.buf = append(tw.buf, ' ')
+		default:
+			tw.buf = append(tw.buf, ", "...)
 		}
+		tw.object(t.O, indent, depth)
 	}
 }
 
 // object writes o, inline when it is a blank node referred to only here.
 func (tw *ttlWriter) object(o Term, indent, depth int) {
-	if !tw.inline(o) || tw.written[o] {
+	if !tw.inline(o) || tw.written(o) {
 		tw.term(o)
 		return
 	}
 	if depth >= maxInlineDepth {
-		tw.demoted[o] = true
+		tw.use(o).demoted = true
 		tw.term(o)
 		return
 	}
 	if items, nodes, ok := tw.collection(o); ok {
 		for _, n := range nodes {
-			tw.written[n] = true
+			tw.use(n).written = true
 		}
 		tw.buf = append(tw.buf, '(')
 		for _, it := range items {
@@ -236,24 +262,21 @@ func (tw *ttlWriter) object(o Term, indent, depth int) {
 		tw.buf = append(tw.buf, " )"...)
 		return
 	}
-	tw.written[o] = true
-	switch n := tw.g.Count(o, Term{}, Term{}); {
-	case n == 0:
+	tw.use(o).written = true
+	ts := tw.triplesOf(o)
+	switch {
+	case len(ts) == 0:
 		tw.buf = append(tw.buf, "[]"...)
 		return
-	case n == 1:
-		for t := range tw.g.Match(o, Term{}, Term{}) {
-			if !tw.inline(t.O) || tw.written[t.O] {
-				tw.buf = append(tw.buf, "[ "...)
-				tw.predicateObjects(o, indent+1, depth+1)
-				tw.buf = append(tw.buf, " ]"...)
-				return
-			}
-		}
+	case len(ts) == 1 && (!tw.inline(ts[0].O) || tw.written(ts[0].O)):
+		tw.buf = append(tw.buf, "[ "...)
+		tw.predicateObjects(ts, indent+1, depth+1)
+		tw.buf = append(tw.buf, " ]"...)
+		return
 	}
 	tw.buf = append(tw.buf, "[\n"...)
 	tw.indent(indent + 1)
-	tw.predicateObjects(o, indent+1, depth+1)
+	tw.predicateObjects(ts, indent+1, depth+1)
 	tw.buf = append(tw.buf, '\n')
 	tw.indent(indent)
 	tw.buf = append(tw.buf, ']')
@@ -266,13 +289,22 @@ func (tw *ttlWriter) collection(head Term) (items, nodes []Term, ok bool) {
 	first, rest, nilT := IRI(RDFFirst), IRI(RDFRest), IRI(RDFNil)
 	seen := map[Term]bool{}
 	for n := head; n != nilT; {
-		if !tw.inline(n) || tw.written[n] || seen[n] || tw.g.Count(n, Term{}, Term{}) != 2 {
+		if !tw.inline(n) || tw.written(n) || seen[n] {
 			return nil, nil, false
 		}
 		seen[n] = true
-		f, okf := tw.g.Object(n, first)
-		r, okr := tw.g.Object(n, rest)
-		if !okf || !okr {
+		var f, r Term
+		for t := range tw.g.Match(n, Term{}, Term{}) {
+			switch {
+			case t.P == first && f.IsZero():
+				f = t.O
+			case t.P == rest && r.IsZero():
+				r = t.O
+			default:
+				return nil, nil, false
+			}
+		}
+		if f.IsZero() || r.IsZero() {
 			return nil, nil, false
 		}
 		items = append(items, f)
