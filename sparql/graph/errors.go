@@ -6,8 +6,10 @@ import (
 )
 
 // ParseError is a syntax error in an RDF document, positioned at a line and
-// column (both counted from 1; the column counts characters, not bytes).
-// Msg says what was expected and what was found.
+// column, both counted from 1. The column counts characters, except in
+// RDF/XML, where it is encoding/xml's byte column. Msg says what was
+// expected and what was found. JSON-LD processing errors (as opposed to
+// JSON syntax errors) have no position: Line is 0.
 type ParseError struct {
 	Line, Column int
 	Msg          string

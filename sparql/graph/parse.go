@@ -159,6 +159,10 @@ func parseTurtleFamily(r io.Reader, f Format, opt ParseOptions, emit func(Quad) 
 		langs:    map[string]string{},
 	}
 	defer recoverBail(&err)
+	// Skip a UTF-8 byte order mark, which editors on Windows write.
+	if p.peekAt(0) == 0xEF && p.peekAt(1) == 0xBB && p.peekAt(2) == 0xBF {
+		p.pos += 3
+	}
 	switch f {
 	case NTriples, NQuads:
 		p.lineDoc()

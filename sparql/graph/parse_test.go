@@ -330,3 +330,15 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 	r.s = r.s[n:]
 	return n, nil
 }
+
+func TestParseByteOrderMark(t *testing.T) {
+	for _, f := range []Format{Turtle, TriG, NTriples, NQuads} {
+		g, err := ParseGraph(strings.NewReader("\uFEFF<http://s> <http://p> <http://o> ."), f, ParseOptions{})
+		if err != nil || g.Len() != 1 {
+			t.Errorf("%v with a byte order mark: %v", f, err)
+		}
+	}
+	if _, err := ParseGraph(strings.NewReader("<http://s> <http://p> \uFEFF<http://o> ."), Turtle, ParseOptions{}); err == nil {
+		t.Error("a byte order mark inside the document was accepted")
+	}
+}
