@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -43,6 +44,12 @@ func (v Variable) FEEL() (feel.Value, error) {
 			s = x
 		default:
 			return bad(fmt.Sprintf("a %T is not a number", v.Value))
+		}
+		if len(s) < 19 && !strings.ContainsAny(s, ".eE") {
+			// the common case, an int: one allocation instead of apd's parser
+			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return apd.New(i, 0), nil
+			}
 		}
 		d, err := feel.ParseNumber(s)
 		if err != nil {
@@ -117,7 +124,8 @@ func FromFEEL(x feel.Value) (Variable, error) {
 	case bool:
 		return Boolean(v), nil
 	case string:
-		return String(v), nil
+		// reuse x's interface value: no new allocation for the string
+		return Variable{Type: TypeString, Value: x}, nil
 	case *apd.Decimal:
 		return numberVariable(v)
 	case feel.Date, feel.Time, feel.DateTime, feel.Duration, feel.YearsMonths:

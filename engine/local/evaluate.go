@@ -43,78 +43,82 @@ func (e *Engine) evaluate(ctx context.Context, d *definition, vars engine.Variab
 	if e.opts.Now != nil {
 		opts.Now = e.opts.Now()
 	}
-	fail := func(decisionID string, cause error) error {
-		return &engine.EvaluationError{DecisionKey: d.def.Key, DefinitionID: d.def.ID, DecisionID: decisionID, Err: cause}
-	}
 	m := d.res.model
 	if e.opts.Standard {
 		res, err := m.EvaluateWith(ctx, d.plan.id, inputs, opts)
 		if err != nil {
-			if cerr := ctx.Err(); cerr != nil {
-				return nil, cerr
-			}
-			return nil, fail(d.plan.id, err)
+			return nil, d.failure(ctx, d.plan.id, err)
 		}
 		for _, dr := range res.Decisions {
 			if p := d.res.problemIn(dr.Messages); p != "" {
-				return nil, fail(dr.ID, errors.New(p))
+				return nil, d.failure(ctx, dr.ID, errors.New(p))
 			}
 		}
-		rows, err := d.plan.rows(res.Main())
+		var one [1]row
+		rows, err := d.plan.rows(res.Main(), &one)
 		if err != nil {
-			return nil, fail(d.plan.id, err)
+			return nil, d.failure(ctx, d.plan.id, err)
 		}
-		return d.plan.result(rows, fail)
+		return d.result(ctx, rows)
 	}
 
 	// Operaton: every decision of the plan on its own, all sharing the
 	// variable map; each result merged into it by output name.
-	noMatch := map[string]string{} // output name -> decision that matched no rule
+	var noMatch map[string]string // output name -> decision that matched no rule
+	var one [1]row
 	for _, p := range d.plan.evalOrder {
 		res, err := m.EvaluateWith(ctx, p.id, inputs, opts)
 		if err != nil {
-			if cerr := ctx.Err(); cerr != nil {
-				return nil, cerr
-			}
 			var ee *dmn.EvalError
-			if errors.As(err, &ee) {
+			if ctx.Err() == nil && errors.As(err, &ee) {
 				return nil, &engine.EvaluationError{DecisionKey: d.def.Key, DefinitionID: d.def.ID, DecisionID: ee.DecisionID,
 					Variable: ee.Variable, NoRuleMatched: noMatch[ee.Variable], Err: err}
 			}
-			return nil, fail(p.id, err)
+			return nil, d.failure(ctx, p.id, err)
 		}
 		dr := res.Main()
 		if prob := d.res.problemIn(dr.Messages); prob != "" {
-			return nil, fail(p.id, errors.New(prob))
+			return nil, d.failure(ctx, p.id, errors.New(prob))
 		}
-		rows, err := p.rows(dr)
+		rows, err := p.rows(dr, &one)
 		if err != nil {
-			return nil, fail(p.id, err)
+			return nil, d.failure(ctx, p.id, err)
 		}
 		if p == d.plan {
-			return p.result(rows, fail)
+			return d.result(ctx, rows)
 		}
 		switch {
 		case len(rows) == 0:
+			if noMatch == nil {
+				noMatch = map[string]string{}
+			}
 			for _, o := range p.outputs {
 				noMatch[o.name] = p.id
 			}
 		case len(rows) == 1 && !(p.table && ((p.hit == dmn.HitCollect && p.agg == "") || p.hit == dmn.HitRuleOrder)):
-			for i := 0; i < rows[0].Len(); i++ {
-				k, v := rows[0].Entry(i)
-				inputs[k] = v
+			for i, o := range p.outputs {
+				inputs[o.name] = rows[0][i]
 			}
 		default:
-			for _, o := range p.outputs {
+			for i, o := range p.outputs {
 				col := make([]feel.Value, len(rows))
-				for i, r := range rows {
-					col[i], _ = r.Get(o.name)
+				for j, r := range rows {
+					col[j] = r[i]
 				}
 				inputs[o.name] = col
 			}
 		}
 	}
-	return nil, fail(d.plan.id, errors.New("the decision is not in its own evaluation order"))
+	return nil, d.failure(ctx, d.plan.id, errors.New("the decision is not in its own evaluation order"))
+}
+
+// failure is the error of a failed evaluation: the context's error when it
+// ended, else an *engine.EvaluationError.
+func (d *definition) failure(ctx context.Context, decisionID string, cause error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return &engine.EvaluationError{DecisionKey: d.def.Key, DefinitionID: d.def.ID, DecisionID: decisionID, Err: cause}
 }
 
 // problemIn returns the first message that is a compile problem of the model.
@@ -127,34 +131,38 @@ func (c *compiledResource) problemIn(msgs []string) string {
 	return ""
 }
 
+// row is one entry of a result list: the values of the decision's
+// outputs, in the order of decisionPlan.outputs.
+type row = []feel.Value
+
 // rows turns a decision's result into Operaton's result list: for a
 // decision table one row per matched rule for RULE ORDER, OUTPUT ORDER and
 // COLLECT; one row for UNIQUE, ANY, FIRST, PRIORITY and an aggregating
 // COLLECT; none when no rule matched. Other logic gives one row with the
 // decision's variable.
-func (p *decisionPlan) rows(dr dmn.DecisionResult) ([]*feel.Context, error) {
+func (p *decisionPlan) rows(dr dmn.DecisionResult, one *[1]row) ([]row, error) {
+	single := func(r row) []row {
+		one[0] = r
+		return one[:]
+	}
 	if !p.table {
-		return []*feel.Context{rowOf(p.outputs[0].name, dr.Value)}, nil
+		return single(row{dr.Value}), nil
 	}
 	if dr.NoRuleMatched {
 		return nil, nil
-	}
-	ruleRow := func(r dmn.RuleMatch) *feel.Context {
-		c := feel.NewContext(len(p.outputs))
-		for i, o := range p.outputs {
-			var v feel.Value
-			if i < len(r.Outputs) {
-				v = r.Outputs[i]
-			}
-			c.Put(o.name, v)
-		}
-		return c
 	}
 	failed := func() error {
 		if len(dr.Messages) > 0 {
 			return errors.New(dr.Messages[0])
 		}
 		return fmt.Errorf("decision table %s has no result", p.id)
+	}
+	ruleRows := func() []row {
+		rows := make([]row, len(dr.Rules))
+		for i, r := range dr.Rules {
+			rows[i] = r.Outputs
+		}
+		return rows
 	}
 	switch p.hit {
 	case dmn.HitUnique, "":
@@ -164,12 +172,12 @@ func (p *decisionPlan) rows(dr dmn.DecisionResult) ([]*feel.Context, error) {
 		if len(dr.Rules) == 0 {
 			return nil, failed()
 		}
-		return []*feel.Context{ruleRow(dr.Rules[0])}, nil
+		return single(dr.Rules[0].Outputs), nil
 	case dmn.HitFirst:
 		if len(dr.Rules) == 0 {
 			return nil, failed()
 		}
-		return []*feel.Context{ruleRow(dr.Rules[0])}, nil
+		return single(dr.Rules[0].Outputs), nil
 	case dmn.HitAny:
 		if len(dr.Rules) == 0 {
 			return nil, failed()
@@ -181,37 +189,29 @@ func (p *decisionPlan) rows(dr dmn.DecisionResult) ([]*feel.Context, error) {
 				}
 			}
 		}
-		return []*feel.Context{ruleRow(dr.Rules[0])}, nil
+		return single(dr.Rules[0].Outputs), nil
 	case dmn.HitRuleOrder:
-		rows := make([]*feel.Context, len(dr.Rules))
-		for i, r := range dr.Rules {
-			rows[i] = ruleRow(r)
-		}
-		return rows, nil
+		return ruleRows(), nil
 	case dmn.HitCollect:
 		if p.agg != "" {
 			if dr.Value == nil && len(dr.Messages) > 0 {
 				return nil, failed()
 			}
-			return []*feel.Context{rowOf(p.outputs[0].name, dr.Value)}, nil
+			return single(row{dr.Value}), nil
 		}
-		rows := make([]*feel.Context, len(dr.Rules))
-		for i, r := range dr.Rules {
-			rows[i] = ruleRow(r)
-		}
-		return rows, nil
+		return ruleRows(), nil
 	case dmn.HitPriority:
 		// dmn picked the row; its value is the output (one) or a context (several)
 		if dr.Value == nil && len(dr.Messages) > 0 {
 			return nil, failed()
 		}
-		return []*feel.Context{p.valueRow(dr.Value)}, nil
+		return single(p.valueRow(dr.Value)), nil
 	case dmn.HitOutputOrder:
 		list, ok := dr.Value.([]feel.Value)
 		if !ok {
 			return nil, failed()
 		}
-		rows := make([]*feel.Context, len(list))
+		rows := make([]row, len(list))
 		for i, v := range list {
 			rows[i] = p.valueRow(v)
 		}
@@ -220,28 +220,19 @@ func (p *decisionPlan) rows(dr dmn.DecisionResult) ([]*feel.Context, error) {
 	return nil, fmt.Errorf("hit policy %s is not supported", p.hit)
 }
 
-func rowOf(name string, v feel.Value) *feel.Context {
-	c := feel.NewContext(1)
-	c.Put(name, v)
-	return c
-}
-
 // valueRow makes a row of a table's row value: the single output's value,
 // or a context with every output.
-func (p *decisionPlan) valueRow(v feel.Value) *feel.Context {
+func (p *decisionPlan) valueRow(v feel.Value) row {
 	if len(p.outputs) == 1 {
-		return rowOf(p.outputs[0].name, v)
+		return row{v}
 	}
-	c := feel.NewContext(len(p.outputs))
-	ctx, _ := v.(*feel.Context)
-	for _, o := range p.outputs {
-		var x feel.Value
-		if ctx != nil {
-			x, _ = ctx.Get(o.name)
+	r := make(row, len(p.outputs))
+	if ctx, ok := v.(*feel.Context); ok {
+		for i, o := range p.outputs {
+			r[i], _ = ctx.Get(o.name)
 		}
-		c.Put(o.name, x)
 	}
-	return c
+	return r
 }
 
 func ruleIDs(rules []dmn.RuleMatch) string {
@@ -255,42 +246,41 @@ func ruleIDs(rules []dmn.RuleMatch) string {
 	return strings.Join(ids, ", ")
 }
 
-// result converts rows to variables, typing numbers by the output's
-// typeRef where Operaton would (double → Double, long → Long).
-func (p *decisionPlan) result(rows []*feel.Context, fail func(string, error) error) (engine.Result, error) {
+// result converts the decision's rows to variables, typing numbers by the
+// output's typeRef where Operaton would (double → Double, long → Long).
+func (d *definition) result(ctx context.Context, rows []row) (engine.Result, error) {
+	p := d.plan
 	out := make(engine.Result, len(rows))
 	for i, r := range rows {
-		row := make(map[string]engine.Variable, r.Len())
-		for j := 0; j < r.Len(); j++ {
-			k, x := r.Entry(j)
+		m := make(map[string]engine.Variable, len(p.outputs))
+		for j, o := range p.outputs {
+			var x feel.Value
+			if j < len(r) {
+				x = r[j]
+			}
 			v, err := engine.FromFEEL(x)
 			if err != nil {
-				return nil, fail(p.id, fmt.Errorf("output %q: %w", k, err))
+				return nil, d.failure(ctx, p.id, fmt.Errorf("output %q: %w", o.name, err))
 			}
-			row[k] = p.typed(k, v)
+			m[o.name] = typed(o.typeRef, v)
 		}
-		out[i] = row
+		out[i] = m
 	}
 	return out, nil
 }
 
-func (p *decisionPlan) typed(name string, v engine.Variable) engine.Variable {
+func typed(typeRef string, v engine.Variable) engine.Variable {
 	switch v.Type {
 	case engine.TypeInteger, engine.TypeLong, engine.TypeDouble:
 	default:
 		return v
 	}
-	for _, o := range p.outputs {
-		if o.name != name {
-			continue
-		}
-		switch strings.ToLower(o.typeRef) {
-		case "double":
-			v.Type = engine.TypeDouble
-		case "long":
-			if v.Type == engine.TypeInteger {
-				v.Type = engine.TypeLong
-			}
+	switch strings.ToLower(typeRef) {
+	case "double":
+		v.Type = engine.TypeDouble
+	case "long":
+		if v.Type == engine.TypeInteger {
+			v.Type = engine.TypeLong
 		}
 	}
 	return v

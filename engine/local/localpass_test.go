@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/regelkit/regelkit/engine"
+	"github.com/regelkit/regelkit/engine/internal/enginetest"
 	"github.com/regelkit/regelkit/examples"
 )
 
@@ -16,13 +17,9 @@ import (
 // package in one deployment, as the explorer does at start-up.
 func deployLocalPass(t testing.TB, e *Engine) engine.Deployment {
 	t.Helper()
-	var rs []engine.Resource
-	for _, m := range examples.LocalPass {
-		data, err := examples.FS.ReadFile(m.Path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rs = append(rs, engine.Resource{Name: m.Identifier + ".dmn", Data: data})
+	rs, err := enginetest.LocalPass()
+	if err != nil {
+		t.Fatal(err)
 	}
 	dep, err := e.Deploy(context.Background(), engine.NewDeployment{Name: "localpass", Resources: rs})
 	if err != nil {

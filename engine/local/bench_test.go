@@ -1,0 +1,83 @@
+package local
+
+import (
+	"context"
+	"testing"
+
+	"github.com/regelkit/regelkit/dmn"
+	"github.com/regelkit/regelkit/engine"
+	"github.com/regelkit/regelkit/engine/internal/enginetest"
+)
+
+// BenchmarkEvaluate10Rules evaluates the 10-rule table through the engine:
+// key lookup, variable conversion, evaluation, result rows.
+func BenchmarkEvaluate10Rules(b *testing.B) {
+	e := New(Options{})
+	deploy(b, e, engine.NewDeployment{Resources: []engine.Resource{{Name: "t.dmn", Data: enginetest.TenRuleTable()}}})
+	vars := enginetest.TenRuleLastRule()
+	ctx := context.Background()
+	res, err := e.Evaluate(ctx, enginetest.TenRuleKey, "", vars)
+	if err != nil || !res[0]["result"].Equal(engine.String("result 9")) {
+		b.Fatalf("%v %v", res, err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		e.Evaluate(ctx, enginetest.TenRuleKey, "", vars)
+	}
+}
+
+// BenchmarkDMN10Rules is the baseline: the same table evaluated by dmn
+// directly (Operaton mode), the way a caller without the engine would:
+// build the input map from plain Go values, evaluate, read the value.
+func BenchmarkDMN10Rules(b *testing.B) {
+	defs, err := dmn.ParseBytes(enginetest.TenRuleTable())
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := dmn.CompileWith(dmn.Options{Operaton: true}, defs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	eval := func(age int, risk string, affordable bool) any {
+		res, _ := m.Evaluate(ctx, enginetest.TenRuleKey, map[string]any{"age": age, "riskCategory": risk, "isAffordable": affordable})
+		return res.Main().Value
+	}
+	if v := eval(95, "High", false); v != "result 9" {
+		b.Fatalf("got %v", v)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		eval(95, "High", false)
+	}
+}
+
+// BenchmarkLocalPassStep2 evaluates the 4-decision DRD of step 2 by key.
+func BenchmarkLocalPassStep2(b *testing.B) {
+	e := New(Options{})
+	deployLocalPass(b, e)
+	vars := variables(b, step2Inputs())
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.Evaluate(ctx, "SZW_BijstandsnormInformatie", "", vars); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDeployLocalPass deploys the three local-pass models (parse and
+// compile; a fresh engine each time, so nothing is cached).
+func BenchmarkDeployLocalPass(b *testing.B) {
+	rs, err := enginetest.LocalPass()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := New(Options{}).Deploy(ctx, engine.NewDeployment{Resources: rs}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
