@@ -81,9 +81,6 @@ func writeRDFXML(w io.Writer, g *Graph, opt WriteOptions) error {
 		b = append(b, '"')
 	}
 	for s := range g.AllSubjects() {
-		if s.Kind == KindLiteral {
-			return fmt.Errorf("%w: literal subject %v", ErrUnsupported, s)
-		}
 		b = append(b, "  <rdf:Description"...)
 		node("about", s)
 		b = append(b, ">\n"...)

@@ -19,6 +19,8 @@ func TestWriteRejectsWhatItCannotCarry(t *testing.T) {
 		{"relative IRI", Triple{s, p, IRI("a/b")}, []Format{NTriples, NQuads, JSONLD, RDFXML}},
 		{"bad language tag", Triple{s, p, LangLiteral("x", "en us")}, []Format{Turtle, TriG, NTriples, NQuads, JSONLD, RDFXML}},
 		{"relative datatype", Triple{s, p, Literal("x", "dt")}, []Format{Turtle, NTriples, RDFXML}},
+		{"blank predicate", Triple{s, Blank("p"), s}, []Format{Turtle, TriG, NTriples, NQuads, JSONLD, RDFXML}},
+		{"literal subject", Triple{String("s"), p, s}, []Format{Turtle, TriG, NTriples, NQuads, JSONLD, RDFXML}},
 	} {
 		for _, f := range c.formats {
 			err := WriteGraph(&bytes.Buffer{}, f, NewGraphOf(c.triple), WriteOptions{})

@@ -30,7 +30,17 @@ func checkIRI(s string, absolute bool) error {
 	return nil
 }
 
+// checkQuad reports why q cannot be written: a literal subject or graph
+// name, a predicate that is not an IRI, or a term checkTerm refuses.
 func checkQuad(q Quad, absolute bool) error {
+	switch {
+	case q.S.Kind == KindLiteral:
+		return fmt.Errorf("%w: literal subject %v", ErrUnsupported, q.S)
+	case q.P.Kind != KindIRI:
+		return fmt.Errorf("%w: predicate %v is not an IRI", ErrUnsupported, q.P)
+	case q.G.Kind == KindLiteral:
+		return fmt.Errorf("%w: literal graph name %v", ErrUnsupported, q.G)
+	}
 	for _, t := range [4]Term{q.S, q.P, q.O, q.G} {
 		if err := checkTerm(t, absolute); err != nil {
 			return err
