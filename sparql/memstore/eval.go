@@ -522,11 +522,17 @@ type opValues struct {
 }
 
 func (o *opValues) run(x *exec, ag active, b binding, yield yieldFn) bool {
+	return joinRows(b, o.slots, o.rows, yield)
+}
+
+// joinRows yields b merged with every row (values for slots, 0 = unbound)
+// that is compatible with it.
+func joinRows(b binding, slots []int, rows [][]uint32, yield yieldFn) bool {
 	out := make(binding, len(b))
-	for _, row := range o.rows {
+	for _, row := range rows {
 		copy(out, b)
 		ok := true
-		for i, s := range o.slots {
+		for i, s := range slots {
 			v := row[i]
 			if v == 0 {
 				continue
@@ -603,27 +609,7 @@ func (o *opSub) run(x *exec, ag active, b binding, yield yieldFn) bool {
 			return false
 		}
 	}
-	out := make(binding, len(b))
-	for _, row := range memo {
-		copy(out, b)
-		ok := true
-		for i, s := range o.outer {
-			v := row[i]
-			if v == 0 {
-				continue
-			}
-			if out[s] == 0 {
-				out[s] = v
-			} else if out[s] != v {
-				ok = false
-				break
-			}
-		}
-		if ok && !yield(out) {
-			return false
-		}
-	}
-	return true
+	return joinRows(b, o.outer, memo, yield)
 }
 
 // ---- modifiers ----

@@ -48,16 +48,10 @@ func (c *compiler) compilePath(p algebra.Path) *cpath {
 		for _, f := range p.Inv {
 			n.inv = append(n.inv, c.x.idOf(graph.IRI(f)))
 		}
-		if len(p.Fwd) == 0 && len(p.Inv) > 0 {
-			n.fwd = nil
-		}
-		n.kind = pathNeg
-		if len(p.Fwd) == 0 && len(p.Inv) == 0 {
-			n.fwd = []uint32{}
-		}
-		// remember which directions the set names
+		// The forward half applies when the set names forward IRIs or is
+		// empty; sub holds a nil marker for it.
 		if len(p.Fwd) > 0 || len(p.Inv) == 0 {
-			n.sub = append(n.sub, nil) // marker: forward part present
+			n.sub = []*cpath{nil}
 		}
 		return n
 	}

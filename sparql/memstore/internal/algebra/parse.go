@@ -39,7 +39,6 @@ type parser struct {
 	noBnodes     bool // DELETE templates and DELETE DATA
 	noVars       bool // INSERT DATA / DELETE DATA
 	inQuadData   bool
-	subqueryVars []string
 	templateMode bool
 }
 
@@ -302,11 +301,9 @@ func (p *parser) query() *Query {
 	switch {
 	case p.isKw("SELECT"):
 		q := p.selectQuery(false)
-		p.valuesClause(q)
 		return q
 	case p.isKw("CONSTRUCT"):
 		q := p.constructQuery()
-		p.valuesClause(q)
 		return q
 	case p.isKw("ASK"):
 		p.adv()
@@ -314,8 +311,7 @@ func (p *parser) query() *Query {
 		p.datasetClauses(q)
 		p.acceptKw("WHERE")
 		where := p.groupGraphPattern()
-		q.Pattern = p.modifiers(where, q, nil, false)
-		p.valuesClause(q)
+		q.Pattern = p.modifiers(where, q)
 		q.Base = p.base
 		return q
 	case p.isKw("DESCRIBE"):
@@ -338,11 +334,10 @@ func (p *parser) query() *Query {
 		if p.acceptKw("WHERE") || p.isP("{") {
 			where = p.groupGraphPattern()
 		}
-		q.Pattern = p.modifiers(where, q, nil, false)
+		q.Pattern = p.modifiers(where, q)
 		if q.Describe == nil {
 			q.Describe = varsAsTerms(q.Vars)
 		}
-		p.valuesClause(q)
 		q.Base = p.base
 		return q
 	}
@@ -427,38 +422,6 @@ func (p *parser) datasetClauses(q *Query) {
 	}
 }
 
-func (p *parser) valuesClause(q *Query) {
-	if !p.isKw("VALUES") {
-		return
-	}
-	p.adv()
-	v := p.dataBlock()
-	q.Pattern = wrapUnderModifiers(q.Pattern, v)
-}
-
-// wrapUnderModifiers joins the trailing VALUES data with the pattern below
-// the select expressions and solution modifiers (SPARQL 1.1 §18.2.4.3).
-func wrapUnderModifiers(n Node, v *Values) Node {
-	switch m := n.(type) {
-	case *Slice:
-		return &Slice{P: wrapUnderModifiers(m.P, v), Offset: m.Offset, Limit: m.Limit}
-	case *Distinct:
-		return &Distinct{P: wrapUnderModifiers(m.P, v)}
-	case *Reduced:
-		return &Reduced{P: wrapUnderModifiers(m.P, v)}
-	case *Project:
-		return &Project{P: wrapUnderModifiers(m.P, v), Vars: m.Vars}
-	case *OrderBy:
-		return &OrderBy{P: wrapUnderModifiers(m.P, v), Conds: m.Conds}
-	case *Extend:
-		if strings.HasPrefix(m.Var, "_:sel") || true {
-			// select expressions are applied after VALUES
-		}
-		return &Join{L: n, R: v}
-	}
-	return &Join{L: n, R: v}
-}
-
 func (p *parser) constructQuery() *Query {
 	p.expectKw("CONSTRUCT")
 	q := &Query{Form: Construct}
@@ -469,7 +432,7 @@ func (p *parser) constructQuery() *Query {
 		p.datasetClauses(q)
 		p.acceptKw("WHERE")
 		where := p.groupGraphPattern()
-		q.Pattern = p.modifiers(where, q, nil, false)
+		q.Pattern = p.modifiers(where, q)
 		q.Base = p.base
 		return q
 	}
@@ -485,13 +448,13 @@ func (p *parser) constructQuery() *Query {
 	for _, t := range tmpl {
 		q.Template = append(q.Template, t)
 	}
-	q.Pattern = p.modifiers(&BGP{Patterns: tmpl}, q, nil, false)
+	q.Pattern = p.modifiers(&BGP{Patterns: tmpl}, q)
 	q.Base = p.base
 	return q
 }
 
 // modifiers handles solution modifiers for non-SELECT forms.
-func (p *parser) modifiers(where Node, q *Query, items []selectItem, star bool) Node {
+func (p *parser) modifiers(where Node, q *Query) Node {
 	return p.selectModifiers(where, q, nil, true, false, false)
 }
 
@@ -614,6 +577,11 @@ func (p *parser) selectModifiers(where Node, q *Query, items []selectItem, star,
 	if len(having) > 0 {
 		node = &Filter{Expr: conj(having), P: node}
 	}
+	// trailing VALUES joins before the select expressions (§18.2.4.3)
+	if p.isKw("VALUES") {
+		p.adv()
+		node = &Join{L: node, R: p.dataBlock()}
+	}
 	// select expressions
 	inScope := map[string]bool{}
 	for _, v := range InScope(where) {
@@ -715,7 +683,6 @@ func (p *parser) groupGraphPattern() Node {
 	p.expectP("{")
 	if p.isKw("SELECT") {
 		q := p.selectQuery(true)
-		p.valuesClause(q)
 		p.expectP("}")
 		return &SubQuery{Q: q}
 	}
@@ -1307,6 +1274,11 @@ func (p *parser) pathPrimary() Path {
 func (p *parser) triplesTemplate(end string) []TriplePattern {
 	p.templateMode = true
 	defer func() { p.templateMode = false }()
+	return p.plainTriples()
+}
+
+// plainTriples parses triples without property paths.
+func (p *parser) plainTriples() []TriplePattern {
 	var out []TriplePattern
 	for p.startsTriples() {
 		items := p.triplesSameSubject(nil, false)
@@ -1323,16 +1295,7 @@ func (p *parser) triplesTemplate(end string) []TriplePattern {
 // triplesTemplateAsPattern parses the template of CONSTRUCT WHERE: blank
 // nodes act as variables in the pattern.
 func (p *parser) triplesTemplateAsPattern(end string) []TriplePattern {
-	var out []TriplePattern
-	for p.startsTriples() {
-		items := p.triplesSameSubject(nil, false)
-		for _, it := range items {
-			out = append(out, TriplePattern{S: it.s, P: it.p, O: it.o})
-		}
-		if !p.acceptP(".") {
-			break
-		}
-	}
+	out := p.plainTriples()
 	if !p.isP(end) {
 		panic(p.errf(p.tok(), "CONSTRUCT WHERE allows only triple patterns, found %s", p.tok()))
 	}
