@@ -13,9 +13,11 @@ import (
 	"github.com/regelkit/regelkit/servers/explorer/internal/dmnvalidation"
 	"github.com/regelkit/regelkit/servers/explorer/internal/docmgmtapi"
 	"github.com/regelkit/regelkit/servers/explorer/internal/normsapi"
+	"github.com/regelkit/regelkit/servers/explorer/internal/shaclapi"
 	"github.com/regelkit/regelkit/servers/internal/health"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 	"github.com/regelkit/regelkit/servers/internal/openapi"
+	"github.com/regelkit/regelkit/shacl/layered"
 )
 
 const (
@@ -34,6 +36,7 @@ type app struct {
 	kg      *knowledgeGraph
 	docmgmt docmgmt.Client
 	assets  *assets.Store // nil without DATABASE_URL
+	shacl   *layered.Checker
 	closers []func()
 }
 
@@ -80,6 +83,14 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 			{Name: "operaton"},
 		},
 	}
+	// A shape set that fails to load is reported, not fatal: its layer is
+	// loaded:false and every SHACL result invalid (fail closed).
+	checker, err := layered.Builtin()
+	if err != nil {
+		logger.Error("SHACL shape set failed to load", "error", err.Error())
+	}
+	a.shacl = checker
+	a.health.Extra = shaclapi.HealthExtra(checker)
 	a.routes()
 	return a, nil
 }
@@ -139,6 +150,7 @@ func (a *app) routes() {
 		Endpoint: a.kg.def,
 		Resolve:  a.kg.Resolve,
 	})
+	shaclapi.Register(r, shaclapi.Deps{Checker: a.shacl, Default: a.kg.def, Resolve: a.kg.Resolve})
 	docmgmtapi.Register(r, docmgmtapi.Deps{Client: a.docmgmt, Logger: a.logger})
 	assets.Register(r, assets.Deps{Store: a.assets, Logger: a.logger})
 	r.Handle("GET", openAPIPath, a.handleOpenAPI, openapi.Operation{

@@ -117,3 +117,38 @@ func TestNormsAreMounted(t *testing.T) {
 	}
 	c.Get("/v1/norms?rulesetid=BWBR0015703&endpoint=ftp://x/").ExpectError(t, http.StatusBadRequest, "INVALID_REQUEST")
 }
+
+func TestSHACLIsMounted(t *testing.T) {
+	_, c := newTestApp(t, nil)
+	org := `@prefix cv: <http://data.europa.eu/m8g/> . @prefix foaf: <http://xmlns.com/foaf/0.1/> .
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> . @prefix dct: <http://purl.org/dc/terms/> .
+<https://data.regelkit.example/organisation/gemeente> a cv:PublicOrganisation ;
+    skos:prefLabel "Gemeente Voorbeeldstad"@nl ; dct:identifier "GM9999" ;
+    foaf:homepage <https://voorbeeldstad.example/home> .`
+	var local, merged struct {
+		Valid  bool `json:"valid"`
+		Layers map[string]struct {
+			Loaded bool `json:"loaded"`
+			Issues []struct{ Code string }
+		} `json:"layers"`
+	}
+	c.Post("/v1/shacl/validate", map[string]string{"content": org}).Data(t, 200, &local)
+	if n := len(local.Layers["custom"].Issues); n != 0 || !local.Layers["custom"].Loaded {
+		t.Errorf("file-local custom layer: %+v", local.Layers["custom"])
+	}
+	// The embedded graph publishes this organisation with another homepage:
+	// merged with it (the default endpoint), the second homepage collides.
+	c.Post("/v1/shacl/validate-merged", map[string]string{"content": org}).Data(t, 200, &merged)
+	if issues := merged.Layers["custom"].Issues; len(issues) != 1 || issues[0].Code != "SHACL-MAXCOUNT" {
+		t.Errorf("merged custom layer: %+v", merged.Layers["custom"])
+	}
+	var h struct {
+		SHACL struct {
+			Complete bool `json:"complete"`
+		} `json:"shacl"`
+	}
+	c.Get("/v1/health").Decode(t, &h)
+	if !h.SHACL.Complete {
+		t.Error("health must report the SHACL layers as complete")
+	}
+}
