@@ -98,6 +98,7 @@ func parseJSONLD(r io.Reader, opt ParseOptions, emit func(Quad) error) error {
 	if err != nil {
 		return err
 	}
+	reportContextPrefixes(doc, opt.Prefixes)
 	out, err := contained(func() (any, error) { return ld.NewJsonLdProcessor().ToRDF(doc, jsonldOptions(opt.Base)) })
 	if err != nil {
 		return jsonldError(err)
@@ -151,6 +152,30 @@ func parseJSONLD(r io.Reader, opt ParseOptions, emit func(Quad) error) error {
 		}
 	}
 	return nil
+}
+
+// reportContextPrefixes reports the top-level context's terms that map to
+// a namespace (an IRI ending in '/' or '#') as prefixes.
+func reportContextPrefixes(doc any, p *Prefixes) {
+	m, ok := doc.(map[string]any)
+	if !ok || p == nil {
+		return
+	}
+	ctx, ok := m["@context"].(map[string]any)
+	if !ok {
+		return
+	}
+	keys := make([]string, 0, len(ctx))
+	for k := range ctx {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		v, ok := ctx[k].(string)
+		if ok && validPrefixName(k) && IsAbsoluteIRI(v) && (strings.HasSuffix(v, "/") || strings.HasSuffix(v, "#")) {
+			p.Set(k, v)
+		}
+	}
 }
 
 // contextDocument normalises a WriteOptions.Context into a JSON-LD

@@ -19,9 +19,13 @@ func TestParseJSONLD(t *testing.T) {
   "http://example.org/part": {"title": "Artikel 1"},
   "@graph": []
 }`
-	g, err := ParseGraph(strings.NewReader(doc), JSONLD, ParseOptions{})
+	pfx := NewPrefixes()
+	g, err := ParseGraph(strings.NewReader(doc), JSONLD, ParseOptions{Prefixes: pfx})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if ns, ok := pfx.Namespace("dct"); !ok || ns != "http://purl.org/dc/terms/" || pfx.Len() != 1 {
+		t.Errorf("context prefixes: dct = %q, %d prefixes", ns, pfx.Len())
 	}
 	d := IRI("http://example.org/doc")
 	for _, tr := range []Triple{

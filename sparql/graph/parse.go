@@ -13,9 +13,11 @@ type ParseOptions struct {
 	// (RFC 3986). Without a base, relative IRIs are kept as written.
 	Base string
 
-	// Prefixes, when not nil, receives every prefix declaration of the
-	// document in order (Turtle, TriG; JSON-LD and RDF/XML namespace
-	// declarations are not reported). Serialisers can reuse it.
+	// Prefixes, when not nil, receives the document's prefixes for the
+	// serialisers to reuse: every @prefix/PREFIX of Turtle and TriG in
+	// order, the namespace declarations of the RDF/XML document element,
+	// and the JSON-LD top-level context terms that map to an IRI ending in
+	// '/' or '#' (sorted by name).
 	Prefixes *Prefixes
 
 	// BlankScope names the scope of the document's blank nodes. A blank

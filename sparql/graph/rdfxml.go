@@ -24,23 +24,25 @@ type rxContext struct {
 }
 
 type rxParser struct {
-	dec    *xml.Decoder
-	emitFn func(Quad) error
-	blanks *blankLabels
-	graph  Term
-	ids    map[string]bool // rdf:ID values used, per base-resolved IRI
-	depth  int
+	dec      *xml.Decoder
+	emitFn   func(Quad) error
+	blanks   *blankLabels
+	graph    Term
+	ids      map[string]bool // rdf:ID values used, per base-resolved IRI
+	prefixes *Prefixes       // receives the root element's namespace declarations
+	depth    int
 	// namespace prefixes in scope, for XML literals: one frame per element
 	nsStack []map[string]string
 }
 
 func parseRDFXML(r io.Reader, opt ParseOptions, emit func(Quad) error) (err error) {
 	p := &rxParser{
-		dec:    xml.NewDecoder(r),
-		emitFn: emit,
-		blanks: newBlankLabels(opt.BlankScope),
-		graph:  opt.Graph,
-		ids:    map[string]bool{},
+		dec:      xml.NewDecoder(r),
+		emitFn:   emit,
+		blanks:   newBlankLabels(opt.BlankScope),
+		graph:    opt.Graph,
+		ids:      map[string]bool{},
+		prefixes: opt.Prefixes,
 	}
 	p.dec.Strict = true
 	defer recoverBail(&err)
@@ -97,6 +99,19 @@ func (p *rxParser) document(ctx rxContext) {
 	for {
 		switch t := p.tokenOr("expected an RDF/XML element, found end of input").(type) {
 		case xml.StartElement:
+			if p.prefixes != nil {
+				frame := p.nsStack[len(p.nsStack)-1]
+				names := make([]string, 0, len(frame))
+				for n := range frame {
+					names = append(names, n)
+				}
+				slices.Sort(names)
+				for _, n := range names {
+					if n != "" && validPrefixName(n) {
+						p.prefixes.Set(n, frame[n])
+					}
+				}
+			}
 			if t.Name.Space == RDF && t.Name.Local == "RDF" {
 				p.rdfRoot(t, ctx)
 			} else {

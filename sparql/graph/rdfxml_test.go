@@ -146,9 +146,13 @@ _:b ex:r "1" .`
 	if !strings.Contains(buf.String(), `xmlns:ex="http://example.org/"`) || !strings.Contains(buf.String(), "<ex:q rdf:resource=") {
 		t.Errorf("prefixes not used:\n%s", buf.String())
 	}
-	back, err := ParseGraph(bytes.NewReader(buf.Bytes()), RDFXML, ParseOptions{})
+	pfx := NewPrefixes()
+	back, err := ParseGraph(bytes.NewReader(buf.Bytes()), RDFXML, ParseOptions{Prefixes: pfx})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	if ns, _ := pfx.Namespace("ex"); ns != "http://example.org/" {
+		t.Errorf("namespace declarations not reported: ex = %q", ns)
 	}
 	if !Isomorphic(back, g) {
 		t.Errorf("RDF/XML round trip:\n%s\ngot\n%s", buf.String(), CanonicalNTriples(back))
