@@ -7,7 +7,8 @@ import (
 )
 
 // Dataset is an RDF dataset: a default graph plus graphs named by IRIs or
-// blank nodes. Like Graph, it is safe for concurrent reads only.
+// blank nodes. Create one with NewDataset. Like Graph, it is safe for
+// concurrent reads only.
 type Dataset struct {
 	def   *Graph
 	named map[Term]*Graph

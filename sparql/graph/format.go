@@ -105,8 +105,9 @@ var formatAliases = map[string]Format{
 }
 
 // FormatFor returns the format for a media type ("text/turtle", parameters
-// such as "; charset=utf-8" are ignored), a file extension (".ttl") or a file
-// name ("shapes.ttl"), or a short name ("turtle", "nt", "json-ld"). N3
+// such as "; charset=utf-8" are ignored), a file extension (".ttl"), a file
+// name or path ("data/shapes.ttl"), or a short name ("turtle", "nt",
+// "json-ld"). N3
 // ("text/n3", ".n3") is read as Turtle, and plain JSON as JSON-LD.
 func FormatFor(mediaTypeOrExtension string) (Format, bool) {
 	s := strings.ToLower(strings.TrimSpace(mediaTypeOrExtension))
@@ -123,11 +124,10 @@ func FormatFor(mediaTypeOrExtension string) (Format, bool) {
 			}
 		}
 	}
-	if !strings.Contains(s, "/") {
-		if i := strings.LastIndexByte(s, '.'); i > 0 {
-			if f, ok := formatAliases[s[i:]]; ok {
-				return f, true
-			}
+	name := s[strings.LastIndexByte(s, '/')+1:] // a file name or path
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		if f, ok := formatAliases[name[i:]]; ok {
+			return f, true
 		}
 	}
 	return 0, false

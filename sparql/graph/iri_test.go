@@ -42,7 +42,7 @@ func TestFormatFor(t *testing.T) {
 		"text/turtle": Turtle, "Text/Turtle; charset=UTF-8": Turtle, ".ttl": Turtle, "shapes.TTL": Turtle,
 		"application/n-triples": NTriples, ".nt": NTriples, "application/trig": TriG, ".nq": NQuads,
 		"application/rdf+xml": RDFXML, ".owl": RDFXML, "application/ld+json": JSONLD, "json-ld": JSONLD,
-		"turtle": Turtle, "xml": RDFXML, "n3": Turtle,
+		"turtle": Turtle, "xml": RDFXML, "n3": Turtle, "data/shapes.ttl": Turtle, "/tmp/x.y/model.rdf": RDFXML,
 	} {
 		if got, ok := FormatFor(in); !ok || got != want {
 			t.Errorf("FormatFor(%q) = %v, %v; want %v", in, got, ok, want)
