@@ -59,7 +59,8 @@
 // error wrapping ErrUnsupported, never silently changed. Every output
 // re-parses to an isomorphic graph: the round-trip tests check this for
 // every evaluation and positive syntax test of the four W3C suites in all
-// six formats, and the fuzz targets check it for every input they parse.
+// six formats (RDF/XML where the graph has an RDF/XML form), and the fuzz
+// targets check it for every input they parse.
 //
 // # Comparison
 //

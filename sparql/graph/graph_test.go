@@ -262,3 +262,33 @@ func TestKnakkBridge(t *testing.T) {
 		t.Error("ToKnakk of the zero Term succeeded")
 	}
 }
+
+// TestGraphConcurrentReads reads one graph from several goroutines (run
+// with -race to check that reads do not write).
+func TestGraphConcurrentReads(t *testing.T) {
+	g := NewGraph()
+	for i := range 2000 {
+		g.Add(Triple{ex(fmt.Sprint("s", i%50)), ex(fmt.Sprint("p", i%3)), Literal(fmt.Sprint(i), XSDInteger)})
+	}
+	done := make(chan int)
+	for w := range 4 {
+		go func() {
+			n := 0
+			for i := range 200 {
+				n += g.Count(ex(fmt.Sprint("s", (i+w)%50)), Term{}, Term{})
+				if g.Has(Triple{ex("s1"), ex("p1"), Literal("1", XSDInteger)}) {
+					n++
+				}
+				for range g.Match(Term{}, ex("p2"), Term{}) {
+					n++
+				}
+			}
+			done <- n
+		}()
+	}
+	for range 4 {
+		if n := <-done; n == 0 {
+			t.Error("a reader saw nothing")
+		}
+	}
+}
