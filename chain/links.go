@@ -391,3 +391,87 @@ func Chains(ctx context.Context, ep sparql.Endpoint) ([]ChainGroup, error) {
 	}
 	return out, nil
 }
+
+// semanticPairsAmongQuery is semanticPairsQuery restricted to the models
+// listed in values (IRIs in angle brackets).
+func semanticPairsAmongQuery(values string) string {
+	return queryPrefixes + `SELECT DISTINCT ?o ?i ?m1 ?m2 ?outId ?inId ?outType ?inType ?shared WHERE {
+  VALUES ?m1 { ` + values + ` }
+  VALUES ?m2 { ` + values + ` }
+  ?o a cpsv:Output ; cpsv:produces ?m1 ; dct:identifier ?outId ; dct:type ?outType .
+  ?i a cpsv:Input ; cpsv:isRequiredBy ?m2 ; dct:identifier ?inId ; dct:type ?inType .
+  FILTER(?m1 != ?m2)
+  ?co dct:subject ?o ; skos:exactMatch ?shared .
+  FILTER(?shared != ?co)
+  ?ci dct:subject ?i ; skos:exactMatch ?shared .
+  FILTER(?shared != ?ci)
+}`
+}
+
+// SemanticLinks returns the semantic connectable pairs (as
+// ConnectablePairs reports them) between the given models only: an output
+// of one and an input of another, of equal type, whose concepts share a
+// skos:exactMatch target. Chain execution uses them to pass values
+// forward under another identifier, and DRD export to refuse chains that
+// depend on them. Models whose IRI cannot be written in a query are left
+// out.
+func SemanticLinks(ctx context.Context, ep sparql.Endpoint, models []Model) ([]Pair, error) {
+	byURI := map[string]Model{}
+	var values []string
+	for _, m := range models {
+		if _, seen := byURI[m.ID]; seen || !safeIRI(m.ID) {
+			continue
+		}
+		byURI[m.ID] = m
+		values = append(values, "<"+m.ID+">")
+	}
+	if len(values) < 2 {
+		return nil, nil
+	}
+	slices.Sort(values)
+	res, err := ep.Select(ctx, semanticPairsAmongQuery(strings.Join(values, " ")))
+	if err != nil {
+		return nil, fmt.Errorf("semantic links: %w", err)
+	}
+	ref := func(uri string) ModelRef {
+		m := byURI[uri]
+		return ModelRef{URI: uri, Identifier: m.Identifier, Title: m.Title}
+	}
+	var out []Pair
+	seen := map[[4]string]bool{}
+	for _, s := range res.Solutions {
+		if !sameType(s["outType"].Value, s["inType"].Value) {
+			continue
+		}
+		m1, m2 := s["m1"].Value, s["m2"].Value
+		k := [4]string{s["o"].String(), s["i"].String(), m1 + "\x00" + m2, s["shared"].Value}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		concept := s["shared"].Value
+		out = append(out, Pair{DMN1: ref(m1), DMN2: ref(m2),
+			OutputVariable: s["outId"].Value, InputVariable: s["inId"].Value, VariableType: s["outType"].Value,
+			MatchType: MatchSemantic, SharedConcept: &concept})
+	}
+	slices.SortFunc(out, func(a, b Pair) int {
+		return cmp.Or(cmp.Compare(a.DMN1.URI, b.DMN1.URI), cmp.Compare(a.DMN2.URI, b.DMN2.URI),
+			cmp.Compare(a.InputVariable, b.InputVariable), cmp.Compare(a.OutputVariable, b.OutputVariable),
+			cmp.Compare(deref(a.SharedConcept), deref(b.SharedConcept)))
+	})
+	return out, nil
+}
+
+// safeIRI reports whether s can be written as <s> in a query: an absolute
+// IRI without the characters IRIREF excludes.
+func safeIRI(s string) bool {
+	if !strings.Contains(s, ":") {
+		return false
+	}
+	for _, r := range s {
+		if r <= 0x20 || strings.ContainsRune("<>\"{}|^`\\", r) {
+			return false
+		}
+	}
+	return true
+}

@@ -53,12 +53,22 @@ const modelValidatorsQuery = queryPrefixes + `SELECT DISTINCT ?m ?by ?name WHERE
 
 // Variables: the listing does not require a cpsv:Input/Output class
 // (pitfall 5); cpsv:isRequiredBy and cpsv:produces point from the
-// variable to the model (pitfall 4).
-const modelVariablesQuery = queryPrefixes + `SELECT DISTINCT ?m ?dir ?v ?p ?o WHERE {
-  ` + decisionModelClasses + `
-  ?m a ?class .
-  { ?v cpsv:isRequiredBy ?m . BIND("in" AS ?dir) } UNION { ?v cpsv:produces ?m . BIND("out" AS ?dir) }
-  VALUES ?p { dct:identifier dct:title dct:type dct:description schema:value }
+// variable to the model (pitfall 4). Inputs and outputs are two queries
+// without DISTINCT and without the DecisionModel join: the rows are
+// deduplicated and matched to the listed models in Go, and a UNION with
+// BIND over both directions cost memstore twice as much on the
+// 10,000-model catalogue (BenchmarkListModelsCatalog).
+const variableProps = `VALUES ?p { dct:identifier dct:title dct:type dct:description schema:value }`
+
+const modelInputsQuery = queryPrefixes + `SELECT ?m ?v ?p ?o WHERE {
+  ?v cpsv:isRequiredBy ?m .
+  ` + variableProps + `
+  ?v ?p ?o .
+}`
+
+const modelOutputsQuery = queryPrefixes + `SELECT ?m ?v ?p ?o WHERE {
+  ?v cpsv:produces ?m .
+  ` + variableProps + `
   ?v ?p ?o .
 }`
 
@@ -259,49 +269,59 @@ func addValidators(ctx context.Context, ep sparql.Endpoint, models map[string]*M
 }
 
 func addVariables(ctx context.Context, ep sparql.Endpoint, models map[string]*Model, logger *slog.Logger) error {
-	res, err := ep.Select(ctx, modelVariablesQuery)
-	if err != nil {
-		return fmt.Errorf("listing model variables: %w", err)
-	}
-	type key struct{ model, dir, v string }
-	vars := map[key]props{}
-	for _, s := range res.Solutions {
-		k := key{s["m"].Value, s["dir"].Value, s["v"].Value}
-		if models[k.model] == nil {
-			continue
+	for _, dir := range []struct {
+		query string
+		input bool
+	}{{modelInputsQuery, true}, {modelOutputsQuery, false}} {
+		res, err := ep.Select(ctx, dir.query)
+		if err != nil {
+			return fmt.Errorf("listing model variables: %w", err)
 		}
-		if vars[k] == nil {
-			vars[k] = props{}
+		type key struct{ model, v string }
+		vars := map[key]props{}
+		var order []key
+		for _, s := range res.Solutions {
+			k := key{s["m"].Value, s["v"].Value}
+			if models[k.model] == nil {
+				continue
+			}
+			p := vars[k]
+			if p == nil {
+				p = props{}
+				vars[k] = p
+				order = append(order, k)
+			}
+			p.add(s["p"].Value, s["o"])
 		}
-		vars[k].add(s["p"].Value, s["o"])
-	}
-	for k, p := range vars {
-		v := Variable{
-			URI:         k.v,
-			Identifier:  p.get(nsDCT + "identifier").text(),
-			Title:       p.get(nsDCT + "title").text(),
-			Type:        p.get(nsDCT + "type").text(),
-			Description: p.get(nsDCT + "description").text(),
-		}
-		if v.Identifier == "" {
-			continue // a variable without identifier cannot be matched or passed
-		}
-		// Upstream silently dropped variables lacking title or type
-		// (pitfall 3); keep them with fallbacks and say so.
-		if v.Title == "" {
-			v.Title = v.Identifier
-		}
-		if v.Type == "" {
-			logger.WarnContext(ctx, "variable without dct:type", "variable", k.v, "model", k.model)
-		}
-		if tv := p.get(nsSchema + "value"); len(tv) > 0 {
-			v.TestValue = testValue(tv.text(), v.Type)
-		}
-		m := models[k.model]
-		if k.dir == "in" {
-			m.Inputs = append(m.Inputs, v)
-		} else {
-			m.Outputs = append(m.Outputs, v)
+		for _, k := range order {
+			p := vars[k]
+			v := Variable{
+				URI:         k.v,
+				Identifier:  p.get(nsDCT + "identifier").text(),
+				Title:       p.get(nsDCT + "title").text(),
+				Type:        p.get(nsDCT + "type").text(),
+				Description: p.get(nsDCT + "description").text(),
+			}
+			if v.Identifier == "" {
+				continue // a variable without identifier cannot be matched or passed
+			}
+			// Upstream silently dropped variables lacking title or type
+			// (pitfall 3); keep them with fallbacks and say so.
+			if v.Title == "" {
+				v.Title = v.Identifier
+			}
+			if v.Type == "" {
+				logger.WarnContext(ctx, "variable without dct:type", "variable", k.v, "model", k.model)
+			}
+			if tv := p.get(nsSchema + "value"); len(tv) > 0 {
+				v.TestValue = testValue(tv.text(), v.Type)
+			}
+			m := models[k.model]
+			if dir.input {
+				m.Inputs = append(m.Inputs, v)
+			} else {
+				m.Outputs = append(m.Outputs, v)
+			}
 		}
 	}
 	byID := func(a, b Variable) int {
