@@ -37,7 +37,8 @@
 //	go test ./dmn/feel -run XXX -bench 'FEELExpression|Comparison' -cpu 1
 //
 // BenchmarkFEELExpression (an if over date arithmetic and decimal
-// multiplication, compiled once) takes about 460 ns and 5 allocations.
+// multiplication, compiled once) takes about 310 CPU-ns and 5 allocations
+// (128 B).
 //
 // Side by side with feelin 8.2.0 (the npm FEEL interpreter of bpmn.io), run
 // once by hand on node 20 on the same machine: the 20 expressions of
