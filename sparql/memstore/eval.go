@@ -22,19 +22,20 @@ const overlayBit = 1 << 31
 
 // exec is the state of one query (or update WHERE) evaluation.
 type exec struct {
-	ctx         context.Context
-	sn          *snapshot
-	dict        *dict
-	ov          map[graph.Term]uint32
-	ovTerms     []graph.Term
-	now         time.Time
-	bnodes      func() string
-	steps       int
-	err         error
-	rowSeq      int
-	querySeq    uint64
-	zeroOK      uint32
-	existsDepth int
+	ctx          context.Context
+	sn           *snapshot
+	dict         *dict
+	ov           map[graph.Term]uint32
+	ovTerms      []graph.Term
+	now          time.Time
+	bnodes       func() string
+	steps        int
+	err          error
+	rowSeq       int
+	querySeq     uint64
+	zeroOK       uint32
+	unionDefault bool
+	existsDepth  int
 
 	defaults []*gindex // the active default graph (a merge when several)
 	named    []uint32  // named graphs of the dataset
@@ -503,7 +504,7 @@ type opExtend struct {
 func (o *opExtend) run(x *exec, ag active, b binding, yield yieldFn) bool {
 	var out binding
 	return o.p.run(x, ag, b, func(r binding) bool {
-		v, err := x.eval(o.expr, r, ag)
+		id, err := x.evalID(o.expr, r, ag)
 		if err != nil {
 			return yield(r)
 		}
@@ -511,7 +512,7 @@ func (o *opExtend) run(x *exec, ag active, b binding, yield yieldFn) bool {
 			out = make(binding, len(r))
 		}
 		copy(out, r)
-		out[o.slot] = x.idOf(v)
+		out[o.slot] = id
 		return yield(out)
 	})
 }

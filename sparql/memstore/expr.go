@@ -31,14 +31,16 @@ var errType = errors.New("expression error")
 
 // cexpr is a compiled expression.
 type cexpr struct {
-	op       string
-	slot     int
-	val      graph.Term
-	args     []*cexpr
-	exist    op
-	not      bool
-	re       *regexp.Regexp // constant REGEX/REPLACE pattern
-	reErr    bool
+	op    string
+	slot  int
+	val   graph.Term
+	args  []*cexpr
+	exist op
+	not   bool
+	re    *regexp.Regexp // constant REGEX/REPLACE pattern
+	reErr bool
+	// constID caches the id of a constant within one execution
+	constID  uint32
 	base     string
 	rowSlots []int
 }
@@ -87,6 +89,8 @@ func (c *compiler) compileExpr(e algebra.Expr) *cexpr {
 	return &cexpr{op: "$invalid"}
 }
 
+func isSimpleArg(e *cexpr) bool { return e.op == opVar || e.op == opConst }
+
 // ebvTrue evaluates e and reports whether its effective boolean value is
 // true (errors count as false).
 func (x *exec) ebvTrue(e *cexpr, b binding, ag active) bool {
@@ -130,8 +134,57 @@ func ebv(t graph.Term) (bool, error) {
 	return false, errType
 }
 
+// evalID evaluates e to a term id; plain variables and constants need no
+// decoding.
+func (x *exec) evalID(e *cexpr, b binding, ag active) (uint32, error) {
+	switch e.op {
+	case opVar:
+		if v := b[e.slot]; v != 0 {
+			return v, nil
+		}
+		return 0, errType
+	case opConst:
+		if e.constID == 0 {
+			e.constID = x.idOf(e.val)
+		}
+		return e.constID, nil
+	}
+	v, err := x.eval(e, b, ag)
+	if err != nil {
+		return 0, err
+	}
+	return x.idOf(v), nil
+}
+
+// isResource reports whether id is an IRI or a blank node (terms whose
+// equality is id equality).
+func (x *exec) isResource(id uint32) bool {
+	if id&overlayBit != 0 {
+		return !x.ovTerms[id&^overlayBit].IsLiteral()
+	}
+	k := x.sn.dv.kindOf(id)
+	return k == graph.KindIRI || k == graph.KindBlank
+}
+
 func (x *exec) eval(e *cexpr, b binding, ag active) (graph.Term, error) {
 	switch e.op {
+	case "=", "!=", "SAMETERM":
+		if isSimpleArg(e.args[0]) && isSimpleArg(e.args[1]) {
+			l, err := x.evalID(e.args[0], b, ag)
+			if err != nil {
+				return graph.Term{}, err
+			}
+			r, err := x.evalID(e.args[1], b, ag)
+			if err != nil {
+				return graph.Term{}, err
+			}
+			if l == r {
+				return boolTerm(e.op != "!="), nil
+			}
+			if e.op == "SAMETERM" || (x.isResource(l) && x.isResource(r)) {
+				return boolTerm(e.op == "!="), nil
+			}
+		}
 	case opVar:
 		if v := b[e.slot]; v != 0 {
 			return x.term(v), nil

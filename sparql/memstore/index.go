@@ -2,7 +2,6 @@ package memstore
 
 import (
 	"slices"
-	"sort"
 	"sync"
 )
 
@@ -123,24 +122,38 @@ func prefixRange(keys []key, k key, n int) []key {
 	if n == 0 {
 		return keys
 	}
-	lo := sort.Search(len(keys), func(i int) bool {
-		for c := 0; c < n; c++ {
-			if keys[i][c] != k[c] {
-				return keys[i][c] > k[c]
-			}
+	lo, hi := 0, len(keys)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if cmpPrefix(&keys[m], &k, n) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
 		}
-		return true
-	})
-	hi := lo + sort.Search(len(keys)-lo, func(i int) bool {
-		x := keys[lo+i]
-		for c := 0; c < n; c++ {
-			if x[c] != k[c] {
-				return x[c] > k[c]
-			}
+	}
+	start := lo
+	hi = len(keys)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if cmpPrefix(&keys[m], &k, n) <= 0 {
+			lo = m + 1
+		} else {
+			hi = m
 		}
-		return false
-	})
-	return keys[lo:hi]
+	}
+	return keys[start:lo]
+}
+
+func cmpPrefix(a, k *key, n int) int {
+	for c := 0; c < n; c++ {
+		if a[c] != k[c] {
+			if a[c] < k[c] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
 }
 
 // lookup returns the matching keys for pattern (s,p,o) (0 = wildcard) and

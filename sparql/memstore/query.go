@@ -105,6 +105,7 @@ func (s *Store) newExec(ctx context.Context, sn *snapshot, from, fromNamed []str
 		},
 	}
 	x.querySeq = s.bnode.Add(1)
+	x.unionDefault = s.opts.UnionDefaultGraph
 	x.setDataset(from, fromNamed)
 	return x
 }
@@ -119,6 +120,9 @@ func (x *exec) setDataset(from, fromNamed []string) {
 		x.named = x.sn.namedGraphs()
 		for _, g := range x.named {
 			x.namedSet[g] = true
+			if x.unionDefault {
+				x.defaults = append(x.defaults, x.sn.graphs[g])
+			}
 		}
 		return
 	}

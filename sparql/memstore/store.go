@@ -21,6 +21,7 @@ type Store struct {
 	snap  atomic.Pointer[snapshot]
 	bnode atomic.Uint64 // fresh blank node labels
 	cache queryCache
+	opts  Options
 }
 
 var _ sparql.Endpoint = (*Store)(nil)
@@ -31,9 +32,21 @@ type snapshot struct {
 	graphs map[uint32]*gindex // 0 is the default graph
 }
 
+// Options configure a store.
+type Options struct {
+	// UnionDefaultGraph makes queries without FROM see the union of the
+	// default graph and all named graphs as their default graph, as
+	// TriplyDB and some other stores do. Updates still write to the real
+	// default graph.
+	UnionDefaultGraph bool
+}
+
 // New returns an empty store.
-func New() *Store {
-	s := &Store{dict: newDict()}
+func New() *Store { return NewWithOptions(Options{}) }
+
+// NewWithOptions returns an empty store configured by opts.
+func NewWithOptions(opts Options) *Store {
+	s := &Store{dict: newDict(), opts: opts}
 	s.snap.Store(&snapshot{dv: s.dict.view(), graphs: map[uint32]*gindex{0: {}}})
 	return s
 }

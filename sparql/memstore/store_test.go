@@ -215,3 +215,20 @@ func TestLoadIntoNamedGraphAndParseError(t *testing.T) {
 		t.Errorf("a failed load changed the store: %d quads", s.Len())
 	}
 }
+
+func TestUnionDefaultGraph(t *testing.T) {
+	ctx := context.Background()
+	for _, union := range []bool{false, true} {
+		s := NewWithOptions(Options{UnionDefaultGraph: union})
+		if err := s.Update(ctx, `INSERT DATA { <http://ex/a> <http://ex/p> 1 . GRAPH <http://ex/g> { <http://ex/b> <http://ex/p> 2 . <http://ex/a> <http://ex/p> 1 } }`); err != nil {
+			t.Fatal(err)
+		}
+		want := "1"
+		if union {
+			want = "1 2" // the triple in both graphs counts once
+		}
+		if got := column(t, s, `SELECT ?o WHERE { ?s <http://ex/p> ?o } ORDER BY ?o`, "o"); got != want {
+			t.Errorf("union=%v: %s, want %s", union, got, want)
+		}
+	}
+}
