@@ -31,11 +31,9 @@ type exec struct {
 	bnodes       func() string
 	steps        int
 	err          error
-	rowSeq       int
 	querySeq     uint64
 	zeroOK       uint32
 	unionDefault bool
-	existsDepth  int
 
 	defaults []*gindex // the active default graph (a merge when several)
 	named    []uint32  // named graphs of the dataset

@@ -194,9 +194,7 @@ func (x *exec) eval(e *cexpr, b binding, ag active) (graph.Term, error) {
 		return e.val, nil
 	case opExist:
 		found := false
-		x.existsDepth++
 		e.exist.run(x, ag, b, func(binding) bool { found = true; return false })
-		x.existsDepth--
 		if x.err != nil {
 			return graph.Term{}, x.err
 		}

@@ -184,7 +184,6 @@ func (x *exec) runQuery(q *algebra.Query) (*Result, error) {
 			tmpl[i] = [3]tmplPos{c.tmplPos(t.S), c.tmplPos(t.P), c.tmplPos(t.O)}
 		}
 		root.run(x, x.defaults, make(binding, width()), func(b binding) bool {
-			x.rowSeq++
 			labels := map[string]string{}
 			for _, t := range tmpl {
 				var terms [3]graph.Term
