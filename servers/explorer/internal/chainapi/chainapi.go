@@ -1,0 +1,508 @@
+// Package chainapi serves the explorer's model and chain endpoints: the
+// decision-model listing of a knowledge graph (/v1/dmns, cached per
+// endpoint), connectable pairs, semantic equivalences and cycles, the
+// chains discoverable by identifier, chain execution (sequential or from a
+// DRD entry point), the fixed local-pass chain, DRD export, the DMN XML of
+// a deployed model and the SPARQL query proxy, with the /api aliases the
+// explorer specification lists.
+//
+// The handlers are thin: they decode and validate the request (400
+// INVALID_REQUEST naming the field), resolve the caller's SPARQL endpoint
+// through Deps.Resolve (a refused endpoint is 400), call the chain
+// package and encode the envelope. Failures map to the explorer's codes:
+// QUERY_ERROR and DISCOVERY_ERROR (500) for the knowledge graph,
+// EXECUTION_ERROR (500) for the decision engine, NOT_FOUND (404) for an
+// unknown model:
+//
+//	chainapi.Register(router, chainapi.Deps{Resolve: kg.Resolve, Catalog: &chain.Catalog{},
+//		Engine: eng, LocalPass: localPass, Logger: logger})
+package chainapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/gorilla/mux"
+
+	"github.com/regelkit/regelkit/chain"
+	"github.com/regelkit/regelkit/engine"
+	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/sparql"
+)
+
+// Error codes of the explorer specification (§7) used here.
+const (
+	CodeQueryError     = "QUERY_ERROR"
+	CodeExecutionError = "EXECUTION_ERROR"
+	CodeDiscoveryError = "DISCOVERY_ERROR"
+)
+
+// Deps are the endpoints' dependencies.
+type Deps struct {
+	// Resolve returns the SPARQL endpoint for a caller-supplied URL (never
+	// called with ""). A refusal should be an *httpapi.Error (400); any
+	// other error is reported as 400 INVALID_REQUEST too.
+	Resolve func(ctx context.Context, endpoint string) (sparql.Endpoint, error)
+	// Catalog caches model listings per endpoint URL.
+	Catalog *chain.Catalog
+	// Engine evaluates chains and holds the deployed models.
+	Engine engine.Decisions
+	// LocalPass is the fixed local-pass chain (chain.NewLocalPass, or
+	// LocalPassFromExamples for the example models).
+	LocalPass *chain.FixedChain
+	// Logger receives knowledge-graph degradations; nil discards them.
+	Logger *slog.Logger
+}
+
+type handlers struct {
+	Deps
+}
+
+// Register adds the model, chain and query-proxy routes. Literal
+// /v1/dmns/... paths are registered before /v1/dmns/{identifier}, which
+// would otherwise shadow them.
+func Register(r *httpapi.Router, deps Deps) {
+	if deps.Logger == nil {
+		deps.Logger = slog.New(slog.DiscardHandler)
+	}
+	if deps.Catalog == nil {
+		deps.Catalog = &chain.Catalog{Logger: deps.Logger}
+	}
+	h := &handlers{deps}
+	for _, rt := range h.routes() {
+		var opts []httpapi.RouteOption
+		if rt.legacy {
+			opts = append(opts, httpapi.Legacy())
+		}
+		r.Handle(rt.method, rt.path, rt.handle, rt.op, opts...)
+	}
+}
+
+// requireEndpoint resolves the caller's endpoint URL, which is required.
+func (h *handlers) requireEndpoint(ctx context.Context, raw string) (string, sparql.Endpoint, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return "", nil, httpapi.InvalidRequest("endpoint is required (the URL of a SPARQL endpoint)")
+	}
+	ep, err := h.Resolve(ctx, raw)
+	if err != nil {
+		var apiErr *httpapi.Error
+		if errors.As(err, &apiErr) {
+			return "", nil, apiErr
+		}
+		return "", nil, httpapi.InvalidRequest("endpoint refused: %v", err)
+	}
+	return raw, ep, nil
+}
+
+func queryError(what string, err error) error {
+	return wrapErr(http.StatusInternalServerError, CodeQueryError, what, err)
+}
+
+func wrapErr(status int, code, what string, err error) *httpapi.Error {
+	e := httpapi.Errorf(status, code, "%s: %v", what, err)
+	e.Cause = err
+	return e
+}
+
+func isRefresh(r *http.Request) bool {
+	v := r.URL.Query().Get("refresh")
+	return v == "true" || v == "1"
+}
+
+// listing is GET /v1/dmns.
+type listing struct {
+	DMNs     []chain.Model `json:"dmns"`
+	Endpoint string        `json:"endpoint"`
+	Cached   bool          `json:"cached"`
+}
+
+func (h *handlers) listDMNs(w http.ResponseWriter, r *http.Request) error {
+	key, ep, err := h.requireEndpoint(r.Context(), r.URL.Query().Get("endpoint"))
+	if err != nil {
+		return err
+	}
+	models, cached, err := h.Catalog.Models(r.Context(), key, ep, isRefresh(r))
+	if err != nil {
+		return queryError("Failed to list DMNs", err)
+	}
+	if models == nil {
+		models = []chain.Model{}
+	}
+	return httpapi.WriteData(w, http.StatusOK, listing{DMNs: models, Endpoint: key, Cached: cached})
+}
+
+func (h *handlers) getDMN(w http.ResponseWriter, r *http.Request) error {
+	id := mux.Vars(r)["identifier"]
+	key, ep, err := h.requireEndpoint(r.Context(), r.URL.Query().Get("endpoint"))
+	if err != nil {
+		return err
+	}
+	m, ok, _, err := h.Catalog.Model(r.Context(), key, ep, id, isRefresh(r))
+	if err != nil {
+		return queryError("Failed to list DMNs", err)
+	}
+	if !ok {
+		return httpapi.NotFound("DMN not found: %s", id)
+	}
+	return httpapi.WriteData(w, http.StatusOK, m)
+}
+
+// getDMNXML answers the DMN XML of a deployed model, by key, as
+// application/xml (the listing's xmlUrl points here).
+func (h *handlers) getDMNXML(w http.ResponseWriter, r *http.Request) error {
+	id := mux.Vars(r)["identifier"]
+	def, err := h.Engine.LatestDecisionDefinition(r.Context(), id, "")
+	if err == nil {
+		var xml string
+		if xml, err = h.Engine.DecisionDefinitionXML(r.Context(), def.ID); err == nil {
+			w.Header().Set("Content-Type", "application/xml; charset=utf-8")
+			w.WriteHeader(http.StatusOK)
+			_, err = w.Write([]byte(xml))
+			return err
+		}
+	}
+	if errors.Is(err, engine.ErrNotFound) {
+		return httpapi.NotFound("DMN not found: %s", id)
+	}
+	return executionError((&chain.ModelXMLError{Identifier: id, Err: err}).Error(), err)
+}
+
+func (h *handlers) enhancedChainLinks(w http.ResponseWriter, r *http.Request) error {
+	_, ep, err := h.requireEndpoint(r.Context(), r.URL.Query().Get("endpoint"))
+	if err != nil {
+		return err
+	}
+	pairs, err := chain.ConnectablePairs(r.Context(), ep)
+	if err != nil {
+		return queryError("Failed to find connectable pairs", err)
+	}
+	if pairs == nil {
+		pairs = []chain.Pair{}
+	}
+	return httpapi.WriteData(w, http.StatusOK, pairs)
+}
+
+func (h *handlers) semanticEquivalences(w http.ResponseWriter, r *http.Request) error {
+	_, ep, err := h.requireEndpoint(r.Context(), r.URL.Query().Get("endpoint"))
+	if err != nil {
+		return err
+	}
+	eqs, err := chain.SemanticEquivalences(r.Context(), ep)
+	if err != nil {
+		return queryError("Failed to find semantic equivalences", err)
+	}
+	return httpapi.WriteData(w, http.StatusOK, eqs)
+}
+
+func (h *handlers) cycles(w http.ResponseWriter, r *http.Request) error {
+	_, ep, err := h.requireEndpoint(r.Context(), r.URL.Query().Get("endpoint"))
+	if err != nil {
+		return err
+	}
+	cycles, err := chain.Cycles(r.Context(), ep)
+	if err != nil {
+		return queryError("Failed to find cycles", err)
+	}
+	return httpapi.WriteData(w, http.StatusOK, cycles)
+}
+
+// chainsList is GET /v1/chains.
+type chainsList struct {
+	Total  int                `json:"total"`
+	Chains []chain.ChainGroup `json:"chains"`
+}
+
+func (h *handlers) listChains(w http.ResponseWriter, r *http.Request) error {
+	_, ep, err := h.requireEndpoint(r.Context(), r.URL.Query().Get("endpoint"))
+	if err != nil {
+		return err
+	}
+	groups, err := chain.Chains(r.Context(), ep)
+	if err != nil {
+		return wrapErr(http.StatusInternalServerError, CodeDiscoveryError, "Failed to discover chains", err)
+	}
+	return httpapi.WriteData(w, http.StatusOK, chainsList{Total: len(groups), Chains: groups})
+}
+
+// identifiers reads a JSON array of non-empty strings; ok is false for
+// anything else (absent, null, another type, an empty string).
+func identifiers(raw json.RawMessage) (ids []string, ok bool) {
+	if len(bytes.TrimSpace(raw)) == 0 || json.Unmarshal(raw, &ids) != nil || ids == nil {
+		return nil, false
+	}
+	for _, id := range ids {
+		if strings.TrimSpace(id) == "" {
+			return nil, false
+		}
+	}
+	return ids, true
+}
+
+// inputObject reads a non-empty JSON object.
+func inputObject(raw json.RawMessage) (map[string]json.RawMessage, bool) {
+	var m map[string]json.RawMessage
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &m) != nil || len(m) == 0 {
+		return nil, false
+	}
+	return m, true
+}
+
+type executeRequest struct {
+	Chain    json.RawMessage `json:"chain"`
+	DMNIDs   json.RawMessage `json:"dmnIds"` // upstream's name, accepted as an alias
+	Inputs   json.RawMessage `json:"inputs"`
+	Endpoint string          `json:"endpoint"`
+	IsDrd    bool            `json:"isDrd"`
+}
+
+func (req *executeRequest) chain() json.RawMessage {
+	if len(bytes.TrimSpace(req.Chain)) == 0 || string(bytes.TrimSpace(req.Chain)) == "null" {
+		return req.DMNIDs
+	}
+	return req.Chain
+}
+
+func (h *handlers) execute(w http.ResponseWriter, r *http.Request) error {
+	var req executeRequest
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		return err
+	}
+	ids, ok := identifiers(req.chain())
+	if !ok || len(ids) == 0 {
+		return httpapi.InvalidRequest("chain array is required and must not be empty")
+	}
+	raw, ok := inputObject(req.Inputs)
+	if !ok {
+		return httpapi.InvalidRequest("inputs object is required")
+	}
+	if req.IsDrd && len(ids) != 1 {
+		return httpapi.InvalidRequest("isDrd requires chain to hold exactly one entry-point identifier, got %d", len(ids))
+	}
+	key, ep, err := h.requireEndpoint(r.Context(), req.Endpoint)
+	if err != nil {
+		return err
+	}
+	vars := engine.Variables{}
+	for name, v := range raw {
+		x, err := engine.InferJSON(v)
+		if err != nil {
+			return httpapi.InvalidRequest("inputs.%s: %s", name, strings.TrimPrefix(err.Error(), "engine: "))
+		}
+		vars[name] = x
+	}
+	var ex *chain.Execution
+	if req.IsDrd {
+		// The entry point is an engine key (dmn2_…), not a model of the
+		// knowledge graph: it is not looked up in the listing.
+		ex, err = chain.ExecuteDRD(r.Context(), h.Engine, ids[0], vars)
+	} else {
+		models, lerr := h.models(r.Context(), key, ep, ids)
+		if lerr != nil {
+			return lerr
+		}
+		ex, err = chain.Execute(r.Context(), h.Engine, ep, models, vars)
+	}
+	if err != nil {
+		return chainError(err)
+	}
+	return httpapi.WriteData(w, http.StatusOK, ex)
+}
+
+// models looks the identifiers up in the (cached) listing, before any
+// engine call: an unknown one is 404.
+func (h *handlers) models(ctx context.Context, key string, ep sparql.Endpoint, ids []string) ([]chain.Model, error) {
+	listing, _, err := h.Catalog.Models(ctx, key, ep, false)
+	if err != nil {
+		return nil, queryError("Failed to list DMNs", err)
+	}
+	byID := make(map[string]chain.Model, len(listing))
+	for _, m := range listing {
+		byID[m.Identifier] = m
+	}
+	out := make([]chain.Model, len(ids))
+	for i, id := range ids {
+		m, ok := byID[id]
+		if !ok {
+			return nil, httpapi.NotFound("DMN not found: %s", id)
+		}
+		out[i] = m
+	}
+	return out, nil
+}
+
+func executionError(msg string, cause error) *httpapi.Error {
+	e := httpapi.NewError(http.StatusInternalServerError, CodeExecutionError, msg)
+	e.Cause = cause
+	return e
+}
+
+// chainError maps a failed chain run.
+func chainError(err error) error {
+	var se *chain.StepError
+	if errors.As(err, &se) {
+		return executionError(se.Error(), err)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return executionError("chain execution timed out", err)
+	}
+	// The semantic links are read from the knowledge graph.
+	return queryError("Failed to read the semantic links of the chain", err)
+}
+
+type localPassRequest struct {
+	Inputs  json.RawMessage `json:"inputs"`
+	Options struct {
+		IncludeIntermediateSteps bool `json:"includeIntermediateSteps"`
+	} `json:"options"`
+}
+
+func (h *handlers) executeLocalPass(w http.ResponseWriter, r *http.Request) error {
+	var req localPassRequest
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		return err
+	}
+	if _, ok := inputObject(req.Inputs); !ok {
+		return httpapi.InvalidRequest("inputs object is required")
+	}
+	if h.LocalPass == nil {
+		return executionError("the local-pass chain is not configured", nil)
+	}
+	var inputs map[string]any
+	dec := json.NewDecoder(bytes.NewReader(req.Inputs))
+	dec.UseNumber() // decimals stay exact: 1505.96 is not 1505.9599999…
+	if err := dec.Decode(&inputs); err != nil {
+		return httpapi.InvalidRequest("inputs object is required")
+	}
+	vars, err := h.LocalPass.Variables(inputs)
+	if err != nil {
+		return httpapi.InvalidRequest("%v", err)
+	}
+	res, err := h.LocalPass.Run(r.Context(), h.Engine, vars, req.Options.IncludeIntermediateSteps)
+	if err != nil {
+		return chainError(err)
+	}
+	return httpapi.WriteData(w, http.StatusOK, res)
+}
+
+type exportRequest struct {
+	Chain    json.RawMessage `json:"chain"`
+	DMNIDs   json.RawMessage `json:"dmnIds"`
+	Name     string          `json:"name"`
+	Endpoint string          `json:"endpoint"`
+}
+
+func (h *handlers) export(w http.ResponseWriter, r *http.Request) error {
+	var req exportRequest
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		return err
+	}
+	chainRaw := req.Chain
+	if len(bytes.TrimSpace(chainRaw)) == 0 || string(bytes.TrimSpace(chainRaw)) == "null" {
+		chainRaw = req.DMNIDs
+	}
+	ids, ok := identifiers(chainRaw)
+	if !ok {
+		return httpapi.InvalidRequest("chain array is required and must not be empty")
+	}
+	if len(ids) < 2 {
+		return httpapi.InvalidRequest("DRD requires at least 2 DMNs")
+	}
+	if strings.TrimSpace(req.Name) == "" {
+		return httpapi.InvalidRequest("name is required")
+	}
+	key, ep, err := h.requireEndpoint(r.Context(), req.Endpoint)
+	if err != nil {
+		return err
+	}
+	models, err := h.models(r.Context(), key, ep, ids)
+	if err != nil {
+		return err
+	}
+	links, err := chain.SemanticLinks(r.Context(), ep, models)
+	if err != nil {
+		return queryError("Failed to read the semantic links of the chain", err)
+	}
+	if err := chain.CheckDRDCompatible(models, links); err != nil {
+		return httpapi.InvalidRequest("%v", err)
+	}
+	exp, err := chain.ExportDRD(r.Context(), h.Engine, req.Name, ids)
+	if err != nil {
+		var (
+			xe *chain.ModelXMLError
+			ae *chain.AssemblyError
+		)
+		switch {
+		case errors.As(err, &xe) && errors.Is(err, engine.ErrNotFound):
+			return httpapi.NotFound("%v", err)
+		case errors.As(err, &ae):
+			return httpapi.InvalidRequest("cannot assemble the DRD: %v", err)
+		}
+		return executionError(err.Error(), err)
+	}
+	return httpapi.WriteData(w, http.StatusOK, exp)
+}
+
+type queryRequest struct {
+	Endpoint string `json:"endpoint"`
+	Query    string `json:"query"`
+}
+
+func (h *handlers) query(w http.ResponseWriter, r *http.Request) error {
+	var req queryRequest
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		return err
+	}
+	if strings.TrimSpace(req.Query) == "" {
+		return httpapi.InvalidRequest("query is required")
+	}
+	_, ep, err := h.requireEndpoint(r.Context(), req.Endpoint)
+	if err != nil {
+		return err
+	}
+	doc, err := runQuery(r.Context(), ep, req.Query)
+	if err != nil {
+		return err
+	}
+	return httpapi.WriteData(w, http.StatusOK, doc)
+}
+
+// proxyMessage is the QUERY_ERROR text of a failed proxied query: the
+// endpoint's status and a short reason.
+func proxyMessage(err error) string {
+	var he *sparql.HTTPError
+	var ne *sparql.NotSPARQLError
+	switch {
+	case errors.As(err, &he):
+		msg := fmt.Sprintf("SPARQL endpoint answered %d %s", he.StatusCode, http.StatusText(he.StatusCode))
+		if he.Body != "" {
+			msg += ": " + shorten(he.Body, 300)
+		}
+		return msg
+	case errors.As(err, &ne):
+		return "SPARQL endpoint did not answer with SPARQL results (Content-Type " + ne.ContentType + ")"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "SPARQL endpoint did not answer in time"
+	}
+	return "SPARQL query failed: " + shorten(err.Error(), 300)
+}
+
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !isRuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
