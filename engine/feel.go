@@ -21,8 +21,25 @@ import (
 // context it encodes (numbers exact, object keys sorted); Bytes its base64
 // text; an Object serialized as application/json like Json.
 func (v Variable) FEEL() (feel.Value, error) {
-	if v.Value == nil {
+	// fast paths for the common types; the interface value is reused as it
+	// is, since converting a string back into an interface would allocate
+	switch x := v.Value.(type) {
+	case nil:
 		return nil, nil
+	case bool:
+		if v.Type == TypeBoolean {
+			return v.Value, nil
+		}
+	case string:
+		if v.Type == TypeString {
+			return v.Value, nil
+		}
+	case json.Number:
+		if v.Type == TypeInteger || v.Type == TypeLong || v.Type == TypeShort {
+			if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+				return apd.New(i, 0), nil
+			}
+		}
 	}
 	bad := func(reason string) (feel.Value, error) {
 		return nil, &VariableError{Type: v.Type, Value: clip(fmt.Sprint(v.Value)), Reason: reason}
@@ -31,9 +48,6 @@ func (v Variable) FEEL() (feel.Value, error) {
 	case TypeNull:
 		return nil, nil
 	case TypeBoolean:
-		if b, ok := v.Value.(bool); ok {
-			return b, nil
-		}
 		return bad("not a boolean")
 	case TypeShort, TypeInteger, TypeLong, TypeDouble:
 		var s string
@@ -45,21 +59,12 @@ func (v Variable) FEEL() (feel.Value, error) {
 		default:
 			return bad(fmt.Sprintf("a %T is not a number", v.Value))
 		}
-		if len(s) < 19 && !strings.ContainsAny(s, ".eE") {
-			// the common case, an int: one allocation instead of apd's parser
-			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-				return apd.New(i, 0), nil
-			}
-		}
 		d, err := feel.ParseNumber(s)
 		if err != nil {
 			return bad("not a number")
 		}
 		return d, nil
 	case TypeString:
-		if s, ok := v.Value.(string); ok {
-			return s, nil
-		}
 		return bad("not a string")
 	case TypeDate:
 		if t, ok := v.Value.(time.Time); ok {

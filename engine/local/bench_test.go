@@ -2,7 +2,9 @@ package local
 
 import (
 	"context"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/regelkit/regelkit/dmn"
 	"github.com/regelkit/regelkit/engine"
@@ -80,4 +82,87 @@ func BenchmarkDeployLocalPass(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkOverheadVsDMN alternates the two evaluations above, one of each
+// per iteration, so both see the same machine load, and reports their
+// median times and the engine's overhead over dmn in percent.
+func BenchmarkOverheadVsDMN(b *testing.B) {
+	e := New(Options{})
+	deploy(b, e, engine.NewDeployment{Resources: []engine.Resource{{Name: "t.dmn", Data: enginetest.TenRuleTable()}}})
+	vars := enginetest.TenRuleLastRule()
+	defs, err := dmn.ParseBytes(enginetest.TenRuleTable())
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := dmn.CompileWith(dmn.Options{Operaton: true}, defs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	var viaEngine, viaDMN []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		e.Evaluate(ctx, enginetest.TenRuleKey, "", vars)
+		t1 := time.Now()
+		res, _ := m.Evaluate(ctx, enginetest.TenRuleKey, map[string]any{"age": 95, "riskCategory": "High", "isAffordable": false})
+		_ = dmn.FromValue(res.Main().Value)
+		t2 := time.Now()
+		viaEngine = append(viaEngine, t1.Sub(t0))
+		viaDMN = append(viaDMN, t2.Sub(t1))
+	}
+	reportOverhead(b, viaEngine, viaDMN)
+}
+
+func reportOverhead(b *testing.B, viaEngine, viaDMN []time.Duration) {
+	median := func(d []time.Duration) float64 {
+		slices.Sort(d)
+		return float64(d[len(d)/2].Nanoseconds())
+	}
+	me, md := median(viaEngine), median(viaDMN)
+	b.ReportMetric(me, "engine-ns")
+	b.ReportMetric(md, "dmn-ns")
+	b.ReportMetric(100*(me-md)/md, "overhead-%")
+}
+
+// BenchmarkOverheadVsDMNDRD compares the engine with dmn's own Operaton
+// mode on the 4-decision DRD of local-pass step 2, alternating as above.
+func BenchmarkOverheadVsDMNDRD(b *testing.B) {
+	e := New(Options{})
+	deployLocalPass(b, e)
+	vars := variables(b, step2Inputs())
+	plain := step2Inputs()
+	rs, err := enginetest.LocalPass()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defs, err := dmn.ParseBytes(rs[1].Data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	guardInputExpressions(defs) // see the package documentation
+	m, err := dmn.CompileWith(dmn.Options{Operaton: true}, defs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	var viaEngine, viaDMN []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		e.Evaluate(ctx, "SZW_BijstandsnormInformatie", "", vars)
+		t1 := time.Now()
+		in := make(map[string]any, len(plain))
+		for k, v := range plain {
+			in[k] = v
+		}
+		res, err := m.Evaluate(ctx, "SZW_BijstandsnormInformatie", in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = dmn.FromValue(res.Main().Value)
+		t2 := time.Now()
+		viaEngine = append(viaEngine, t1.Sub(t0))
+		viaDMN = append(viaDMN, t2.Sub(t1))
+	}
+	reportOverhead(b, viaEngine, viaDMN)
 }

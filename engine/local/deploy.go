@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/beevik/etree"
 	"github.com/regelkit/regelkit/dmn"
@@ -182,9 +183,11 @@ func newUUID() string {
 
 // compiledResource is a DMN resource compiled for evaluation.
 type compiledResource struct {
-	sum    [sha256.Size]byte
-	xml    string
-	defs   *dmn.Definitions
+	sum  [sha256.Size]byte
+	xml  string
+	defs *dmn.Definitions
+	// model is the resource compiled in Operaton mode (or, with
+	// Options.Standard, in DMN mode).
 	model  *dmn.Model
 	drdKey string
 	order  []*decisionPlan // every decision, in document order
@@ -193,6 +196,13 @@ type compiledResource struct {
 	// errors, unknown types): an evaluation that meets one fails, as
 	// Operaton fails on an expression it cannot parse.
 	problems map[string]bool
+
+	// stepwise is the model with every requirement between decisions
+	// removed, so that each decision evaluates on its own (see
+	// evaluate.go); compiled when first needed.
+	stepwiseOnce  sync.Once
+	stepwise      *dmn.Model
+	stepwiseError error
 }
 
 // decisionPlan is what evaluating one decision needs.
@@ -202,10 +212,16 @@ type decisionPlan struct {
 	// (depth-first post-order, requirements in document order), ending
 	// with this one. Operaton mode only.
 	evalOrder []*decisionPlan
-	table     bool
-	hit       dmn.HitPolicy
-	agg       string
-	outputs   []outputInfo // table outputs, or the one result of other logic
+	// delegate: dmn's own Operaton evaluation of the whole order gives
+	// Operaton's result as long as no required decision's result is
+	// merged differently (checked after each evaluation); false when a
+	// required literal expression's variable is not named like its
+	// decision, which dmn and Operaton name differently.
+	delegate bool
+	table    bool
+	hit      dmn.HitPolicy
+	agg      string
+	outputs  []outputInfo // table outputs, or the one result of other logic
 	// camunda: extension attributes
 	versionTag string
 	historyTTL *int
@@ -278,11 +294,6 @@ func compileResource(r engine.Resource, standard bool) (*compiledResource, error
 			return nil, err
 		}
 		guardInputExpressions(defs)
-		// required decisions are evaluated by the plan, each on its own,
-		// sharing one variable map (see evaluate.go)
-		for _, d := range defs.Decisions {
-			d.RequiredDecisions = nil
-		}
 	}
 	m, err := dmn.CompileWith(dmn.Options{Operaton: !standard}, defs)
 	if err != nil {
@@ -340,8 +351,33 @@ func (c *compiledResource) planOperaton(resource string) error {
 			return &engine.DeploymentError{Resource: resource, ElementID: target.id, Msg: err.Error()}
 		}
 		target.evalOrder = order
+		target.delegate = true
+		for _, p := range order[:len(order)-1] {
+			if !p.table && p.outputs[0].name != p.name {
+				target.delegate = false
+			}
+		}
 	}
 	return nil
+}
+
+// stepwiseModel compiles (once) the resource with the requirements
+// between decisions removed: evaluating a decision then evaluates just
+// that decision, on the variables it is given.
+func (c *compiledResource) stepwiseModel() (*dmn.Model, error) {
+	c.stepwiseOnce.Do(func() {
+		defs, err := dmn.ParseBytes([]byte(c.xml))
+		if err != nil {
+			c.stepwiseError = err
+			return
+		}
+		guardInputExpressions(defs)
+		for _, d := range defs.Decisions {
+			d.RequiredDecisions = nil
+		}
+		c.stepwise, c.stepwiseError = dmn.CompileWith(dmn.Options{Operaton: true}, defs)
+	})
+	return c.stepwise, c.stepwiseError
 }
 
 // guardInputExpressions wraps decision table input expressions that are

@@ -62,8 +62,39 @@ func (e *Engine) evaluate(ctx context.Context, d *definition, vars engine.Variab
 		return d.result(ctx, rows)
 	}
 
-	// Operaton: every decision of the plan on its own, all sharing the
-	// variable map; each result merged into it by output name.
+	if d.plan.delegate {
+		// dmn evaluates the required decisions and merges their results;
+		// when one of them would be merged unlike Operaton (or anything
+		// fails) the evaluation is repeated step by step below
+		res, err := m.EvaluateWith(ctx, d.plan.id, inputs, opts)
+		if err == nil && !d.res.mergedUnlikeOperaton(res) {
+			for _, dr := range res.Decisions {
+				if p := d.res.problemIn(dr.Messages); p != "" {
+					return nil, d.failure(ctx, dr.ID, errors.New(p))
+				}
+			}
+			var one [1]row
+			rows, err := d.plan.rows(res.Main(), &one)
+			if err != nil {
+				return nil, d.failure(ctx, d.plan.id, err)
+			}
+			return d.result(ctx, rows)
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return e.evaluateStepwise(ctx, d, inputs, opts)
+}
+
+// evaluateStepwise evaluates like Operaton with every decision of the plan
+// on its own, all sharing the variable map; each result is merged into it
+// by output name.
+func (e *Engine) evaluateStepwise(ctx context.Context, d *definition, inputs map[string]any, opts dmn.EvalOptions) (engine.Result, error) {
+	m, err := d.res.stepwiseModel()
+	if err != nil {
+		return nil, d.failure(ctx, d.plan.id, err)
+	}
 	var noMatch map[string]string // output name -> decision that matched no rule
 	var one [1]row
 	for _, p := range d.plan.evalOrder {
@@ -119,6 +150,34 @@ func (d *definition) failure(ctx context.Context, decisionID string, cause error
 		return err
 	}
 	return &engine.EvaluationError{DecisionKey: d.def.Key, DefinitionID: d.def.ID, DecisionID: decisionID, Err: cause}
+}
+
+// mergedUnlikeOperaton reports whether dmn merged a required decision's
+// result into the variables unlike Operaton: a single-hit table with
+// several matching rules (dmn merges a list per output; Operaton takes one
+// row or fails), a COUNT with one match (dmn merges the row, Operaton the
+// count), a table that failed without a result.
+func (c *compiledResource) mergedUnlikeOperaton(res dmn.Result) bool {
+	for _, dr := range res.Decisions[:max(len(res.Decisions)-1, 0)] {
+		p := c.byID[dr.ID]
+		if p == nil || !p.table {
+			continue
+		}
+		switch {
+		case !dr.NoRuleMatched && len(dr.Rules) == 0:
+			return true
+		case p.hit == dmn.HitCollect:
+			if p.agg == "COUNT" && len(dr.Rules) == 1 {
+				return true
+			}
+		case p.hit == dmn.HitRuleOrder:
+		default:
+			if len(dr.Rules) > 1 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // problemIn returns the first message that is a compile problem of the model.
