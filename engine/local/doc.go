@@ -34,6 +34,21 @@
 // compiled model); a model that does not parse fails the deployment with
 // an *engine.DeploymentError carrying resource, line and column.
 //
-// Figures: see the benchmarks in engine_test.go (go test -bench .
-// ./engine/local/).
+// Figures (go test -bench . ./engine/local/, 2-core AMD EPYC shared with
+// other jobs, so noisy; medians of interleaved runs are the steadier
+// numbers): a 10-rule UNIQUE table by key, BenchmarkOverheadVsDMN: 1.54 µs
+// against 1.19 µs for dmn called directly with plain Go values — a fixed
+// 0.35 µs (about 30 % here) for typed variables in and result rows out;
+// the 4-decision DRD of local-pass step 2, BenchmarkOverheadVsDMNDRD:
+// 8.2 µs against 7.8 µs for dmn's own Operaton mode (5 %). Deploying the
+// three local-pass models (parse and compile): about 18 ms.
+//
+// Required decisions are evaluated by dmn's Operaton mode in one call;
+// where dmn would merge a required decision's result unlike Operaton (a
+// single-hit table with several matching rules, a COUNT over one match, a
+// literal expression whose variable is not named like its decision) the
+// evaluation is repeated decision by decision on a copy of the model
+// without requirements. Decision table input expressions that are not
+// plain names are parenthesised before compiling, as dmn's Operaton mode
+// would otherwise read the whole text as one variable name.
 package local

@@ -295,3 +295,22 @@ func TestLocalPassTableNoMatch(t *testing.T) {
 }
 
 func engineNumber(s string) json.Number { return json.Number(s) }
+
+// TestLocalPassChainCoupleWithoutPartner: a couple without a partner's
+// birth date (explorer notes §5.6) stops at step 2.
+func TestLocalPassChainCoupleWithoutPartner(t *testing.T) {
+	e := New(Options{})
+	deployLocalPass(t, e)
+	ctx := context.Background()
+	vars := variables(t, with(step1Inputs(), map[string]any{"geboortedatumPartner": nil, "aanvragerAlleenstaand": false, "aanvragerHeeftKinderen": false}))
+	res, err := e.Evaluate(ctx, "SVB_LeeftijdsInformatie", "", vars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	maps.Copy(vars, res[0])
+	_, err = e.Evaluate(ctx, "SZW_BijstandsnormInformatie", "", vars)
+	var ee *engine.EvaluationError
+	if !errors.As(err, &ee) || ee.NoRuleMatched != "SZW_Huishoudtype" {
+		t.Errorf("got %v, want no rule matched in SZW_Huishoudtype", err)
+	}
+}

