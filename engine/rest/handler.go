@@ -140,10 +140,19 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Write(b)
 }
 
+// log records a failed request. Evaluation failures are logged by decision
+// only: their messages may quote input values (personal data).
 func (h *handler) log(r *http.Request, err error) {
-	if h.opts.Logger != nil {
-		h.opts.Logger.Error("engine-rest: request failed", "method", r.Method, "path", r.URL.Path, "error", err.Error())
+	if h.opts.Logger == nil {
+		return
 	}
+	var ee *engine.EvaluationError
+	if errors.As(err, &ee) {
+		h.opts.Logger.Error("engine-rest: evaluation failed", "method", r.Method, "path", r.URL.Path,
+			"decision", ee.DecisionKey, "failedDecision", ee.DecisionID, "noRuleMatched", ee.NoRuleMatched)
+		return
+	}
+	h.opts.Logger.Error("engine-rest: request failed", "method", r.Method, "path", r.URL.Path, "error", err.Error())
 }
 
 // fail answers with Operaton's error for err; prefix is put before the
@@ -169,7 +178,11 @@ func errorFor(err error, prefix string) (int, errorBody) {
 	case errors.As(err, &de):
 		return http.StatusBadRequest, parseException(de)
 	case errors.As(err, &ee):
-		return ee.Status, errorBody{Type: ee.Type, Message: ee.Message}
+		status := ee.Status
+		if status < 400 || status > 599 {
+			status = http.StatusInternalServerError
+		}
+		return status, errorBody{Type: ee.Type, Message: ee.Message}
 	case errors.As(err, &ve):
 		return http.StatusBadRequest, errorBody{Type: "InvalidRequestException", Message: prefix + strings.TrimPrefix(ve.Error(), "engine: ")}
 	case errors.As(err, &eve):

@@ -2,9 +2,12 @@ package rest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/engine/local"
 	"github.com/regelkit/regelkit/examples"
 )
@@ -397,5 +401,61 @@ func TestBasePath(t *testing.T) {
 		if status, _ := s.do("GET", tc.path, "", nil); status != 200 {
 			t.Errorf("base %q: GET %s = %d", tc.base, tc.path, status)
 		}
+	}
+}
+
+// stub is an engine whose every call fails with err.
+type stub struct {
+	engine.Engine
+	err error
+}
+
+func (s stub) Version(context.Context) (string, error) { return "", s.err }
+func (s stub) LatestDecisionDefinition(context.Context, string, string) (engine.DecisionDefinition, error) {
+	return engine.DecisionDefinition{ID: "k:1:u"}, nil
+}
+func (s stub) EvaluateDefinition(context.Context, string, engine.Variables) (engine.Result, error) {
+	return nil, s.err
+}
+
+func TestEngineFailures(t *testing.T) {
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, nil))
+	for _, tc := range []struct {
+		err    error
+		status int
+		typ    string
+	}{
+		{&engine.Error{Status: 0, Type: "Odd", Message: "no status"}, 500, "Odd"},
+		{&engine.Error{Status: 409, Type: "OptimisticLockingException", Message: "conflict"}, 409, "OptimisticLockingException"},
+		{engine.Unavailable(errors.New("dial tcp: refused")), 503, "RestException"},
+		{context.DeadlineExceeded, 503, "RestException"},
+		{errors.New("boom"), 500, "RestException"},
+	} {
+		srv := httptest.NewServer(NewHandler(stub{err: tc.err}, Options{Logger: logger}))
+		resp, err := http.Get(srv.URL + "/engine-rest/version")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body map[string]any
+		json.NewDecoder(resp.Body).Decode(&body)
+		resp.Body.Close()
+		srv.Close()
+		if resp.StatusCode != tc.status || body["type"] != tc.typ {
+			t.Errorf("%v: got %d %v, want %d %s", tc.err, resp.StatusCode, body, tc.status, tc.typ)
+		}
+	}
+	// an evaluation failure is logged by decision, never with its message
+	logs.Reset()
+	srv := httptest.NewServer(NewHandler(stub{err: &engine.EvaluationError{DecisionKey: "k", DecisionID: "d",
+		Err: errors.New("output 45 of applicant 1980-01-23 does not conform")}}, Options{Logger: logger}))
+	defer srv.Close()
+	resp, err := http.Post(srv.URL+"/engine-rest/decision-definition/key/k/evaluate", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 500 || !strings.Contains(logs.String(), "decision=k failedDecision=d") || strings.Contains(logs.String(), "1980") {
+		t.Errorf("status %d, log %q", resp.StatusCode, logs.String())
 	}
 }
