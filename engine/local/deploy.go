@@ -351,12 +351,6 @@ func (c *compiledResource) planOperaton(resource string) error {
 			return &engine.DeploymentError{Resource: resource, ElementID: target.id, Msg: err.Error()}
 		}
 		target.evalOrder = order
-		target.delegate = true
-		for _, p := range order[:len(order)-1] {
-			if !p.table && p.outputs[0].name != p.name {
-				target.delegate = false
-			}
-		}
 	}
 	return nil
 }

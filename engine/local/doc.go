@@ -45,9 +45,8 @@
 //
 // Required decisions are evaluated by dmn's Operaton mode in one call;
 // where dmn would merge a required decision's result unlike Operaton (a
-// single-hit table with several matching rules, a COUNT over one match, a
-// literal expression whose variable is not named like its decision) the
-// evaluation is repeated decision by decision on a copy of the model
+// single-hit table with several matching rules, a COUNT over one match)
+// the evaluation is repeated decision by decision on a copy of the model
 // without requirements. Decision table input expressions that are not
 // plain names are parenthesised before compiling, as dmn's Operaton mode
 // would otherwise read the whole text as one variable name.

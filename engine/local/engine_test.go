@@ -437,6 +437,13 @@ func TestDelegateMatchesStepwise(t *testing.T) {
 			}
 		}
 	}
+	deploy(t, e, one("drd", drd))
+	for _, n := range []any{-1, 0, 5, "x", nil} {
+		cases = append(cases, struct {
+			key    string
+			inputs map[string]any
+		}{"Top", map[string]any{"n": n}})
+	}
 	for _, tc := range cases {
 		d, err := e.byKey(tc.key, "")
 		if err != nil {

@@ -62,27 +62,25 @@ func (e *Engine) evaluate(ctx context.Context, d *definition, vars engine.Variab
 		return d.result(ctx, rows)
 	}
 
-	if d.plan.delegate {
-		// dmn evaluates the required decisions and merges their results;
-		// when one of them would be merged unlike Operaton (or anything
-		// fails) the evaluation is repeated step by step below
-		res, err := m.EvaluateWith(ctx, d.plan.id, inputs, opts)
-		if err == nil && !d.res.mergedUnlikeOperaton(res) {
-			for _, dr := range res.Decisions {
-				if p := d.res.problemIn(dr.Messages); p != "" {
-					return nil, d.failure(ctx, dr.ID, errors.New(p))
-				}
+	// dmn evaluates the required decisions and merges their results; when
+	// one of them was merged unlike Operaton (or anything failed) the
+	// evaluation is repeated step by step
+	res, err := m.EvaluateWith(ctx, d.plan.id, inputs, opts)
+	if err == nil && !d.res.mergedUnlikeOperaton(res) {
+		for _, dr := range res.Decisions {
+			if p := d.res.problemIn(dr.Messages); p != "" {
+				return nil, d.failure(ctx, dr.ID, errors.New(p))
 			}
-			var one [1]row
-			rows, err := d.plan.rows(res.Main(), &one)
-			if err != nil {
-				return nil, d.failure(ctx, d.plan.id, err)
-			}
-			return d.result(ctx, rows)
 		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		var one [1]row
+		rows, err := d.plan.rows(res.Main(), &one)
+		if err != nil {
+			return nil, d.failure(ctx, d.plan.id, err)
 		}
+		return d.result(ctx, rows)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return e.evaluateStepwise(ctx, d, inputs, opts)
 }
