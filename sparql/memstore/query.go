@@ -2,6 +2,7 @@ package memstore
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"sync"
 	"time"
@@ -145,7 +146,20 @@ func (x *exec) setDataset(from, fromNamed []string) {
 	}
 }
 
-func (x *exec) runQuery(q *algebra.Query) (*Result, error) {
+// EvaluationError is a bug in the engine met while evaluating; the engine
+// reports it instead of crashing the caller.
+type EvaluationError struct{ Msg string }
+
+func (e *EvaluationError) Error() string { return "memstore: evaluation failed: " + e.Msg }
+
+func recoverEval(err *error) {
+	if r := recover(); r != nil {
+		*err = &EvaluationError{Msg: fmt.Sprint(r)}
+	}
+}
+
+func (x *exec) runQuery(q *algebra.Query) (res *Result, err error) {
+	defer recoverEval(&err)
 	c := newCompiler(x, q.Base)
 	root := c.compile(q.Pattern)
 	width := func() int { return len(c.names) }

@@ -44,7 +44,8 @@ func (s *Store) UpdateWith(ctx context.Context, update string, opts UpdateOption
 	if err != nil {
 		return syntaxError(err)
 	}
-	return s.write(func(w *writer) error {
+	return s.write(func(w *writer) (err error) {
+		defer recoverEval(&err)
 		for _, op := range u.Ops {
 			if err := ctx.Err(); err != nil {
 				return err

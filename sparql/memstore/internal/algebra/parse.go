@@ -96,7 +96,12 @@ func unescapeCodepoints(src string) (string, error) {
 	return b.String(), nil
 }
 
-func (p *parser) tok() token { return p.toks[p.i] }
+func (p *parser) tok() token {
+	if p.i >= len(p.toks) {
+		return p.toks[len(p.toks)-1]
+	}
+	return p.toks[p.i]
+}
 func (p *parser) peek(n int) token {
 	if p.i+n < len(p.toks) {
 		return p.toks[p.i+n]
@@ -158,7 +163,8 @@ func recoverErr(err *error) {
 			*err = e
 			return
 		}
-		panic(r)
+		// A bug must not take the caller down: report it as an error.
+		*err = &Error{Msg: fmt.Sprintf("internal error: %v", r)}
 	}
 }
 
