@@ -1,6 +1,3 @@
-// Package enginetest holds fixtures shared by the engine packages' tests
-// and benchmarks: the example local-pass models as deployment resources and
-// a 10-rule decision table.
 package enginetest
 
 import (
