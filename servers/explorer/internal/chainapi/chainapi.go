@@ -1,21 +1,3 @@
-// Package chainapi serves the explorer's model and chain endpoints: the
-// decision-model listing of a knowledge graph (/v1/dmns, cached per
-// endpoint), connectable pairs, semantic equivalences and cycles, the
-// chains discoverable by identifier, chain execution (sequential or from a
-// DRD entry point), the fixed local-pass chain, DRD export, the DMN XML of
-// a deployed model and the SPARQL query proxy, with the /api aliases the
-// explorer specification lists.
-//
-// The handlers are thin: they decode and validate the request (400
-// INVALID_REQUEST naming the field), resolve the caller's SPARQL endpoint
-// through Deps.Resolve (a refused endpoint is 400), call the chain
-// package and encode the envelope. Failures map to the explorer's codes:
-// QUERY_ERROR and DISCOVERY_ERROR (500) for the knowledge graph,
-// EXECUTION_ERROR (500) for the decision engine, NOT_FOUND (404) for an
-// unknown model:
-//
-//	chainapi.Register(router, chainapi.Deps{Resolve: kg.Resolve, Catalog: &chain.Catalog{},
-//		Engine: eng, LocalPass: localPass, Logger: logger})
 package chainapi
 
 import (
@@ -27,6 +9,8 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/gorilla/mux"
 
@@ -62,6 +46,18 @@ type Deps struct {
 
 type handlers struct {
 	Deps
+
+	// encoded keeps the JSON of the latest listing per endpoint: a cached
+	// listing of 10,000 models is ~10 MB of JSON, and encoding it again
+	// for every cache hit cost most of the cached call's time.
+	mu      sync.Mutex
+	encoded map[string]encodedListing
+}
+
+type encodedListing struct {
+	first *chain.Model // identity of the cached listing (its backing array)
+	n     int
+	json  []byte
 }
 
 // Register adds the model, chain and query-proxy routes. Literal
@@ -74,7 +70,7 @@ func Register(r *httpapi.Router, deps Deps) {
 	if deps.Catalog == nil {
 		deps.Catalog = &chain.Catalog{Logger: deps.Logger}
 	}
-	h := &handlers{deps}
+	h := &handlers{Deps: deps, encoded: map[string]encodedListing{}}
 	for _, rt := range h.routes() {
 		var opts []httpapi.RouteOption
 		if rt.legacy {
@@ -116,13 +112,6 @@ func isRefresh(r *http.Request) bool {
 	return v == "true" || v == "1"
 }
 
-// listing is GET /v1/dmns.
-type listing struct {
-	DMNs     []chain.Model `json:"dmns"`
-	Endpoint string        `json:"endpoint"`
-	Cached   bool          `json:"cached"`
-}
-
 func (h *handlers) listDMNs(w http.ResponseWriter, r *http.Request) error {
 	key, ep, err := h.requireEndpoint(r.Context(), r.URL.Query().Get("endpoint"))
 	if err != nil {
@@ -132,10 +121,49 @@ func (h *handlers) listDMNs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return queryError("Failed to list DMNs", err)
 	}
-	if models == nil {
-		models = []chain.Model{}
+	dmns, err := h.encodeListing(key, models)
+	if err != nil {
+		return err
 	}
-	return httpapi.WriteData(w, http.StatusOK, listing{DMNs: models, Endpoint: key, Cached: cached})
+	endpoint, _ := json.Marshal(key)
+	// {success, data:{dmns, endpoint, cached}, timestamp}, written directly
+	// so the (possibly reused) listing JSON is not parsed again.
+	var buf bytes.Buffer
+	buf.Grow(len(dmns) + len(endpoint) + 128)
+	buf.WriteString(`{"success":true,"data":{"dmns":`)
+	buf.Write(dmns)
+	buf.WriteString(`,"endpoint":`)
+	buf.Write(endpoint)
+	fmt.Fprintf(&buf, `,"cached":%t},"timestamp":"%s"}`+"\n", cached, httpapi.Timestamp(time.Now()))
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// encodeListing returns the JSON array of models, reusing the encoding of
+// the same cached listing.
+func (h *handlers) encodeListing(key string, models []chain.Model) ([]byte, error) {
+	if len(models) == 0 {
+		return []byte("[]"), nil
+	}
+	h.mu.Lock()
+	e, ok := h.encoded[key]
+	h.mu.Unlock()
+	if ok && e.first == &models[0] && e.n == len(models) {
+		return e.json, nil
+	}
+	data, err := json.Marshal(models)
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	if len(h.encoded) >= 64 { // callers name endpoints freely: stay bounded
+		clear(h.encoded)
+	}
+	h.encoded[key] = encodedListing{first: &models[0], n: len(models), json: data}
+	h.mu.Unlock()
+	return data, nil
 }
 
 func (h *handlers) getDMN(w http.ResponseWriter, r *http.Request) error {

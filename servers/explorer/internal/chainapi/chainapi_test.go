@@ -28,7 +28,7 @@ import (
 
 // Endpoint URLs the test resolver knows.
 const (
-	kgURL      = "https://kg.test/sparql"       // the whole example knowledge graph
+	kgURL      = "https://kg.test/sparql"        // the whole example knowledge graph
 	lpURL      = "https://localpass.test/sparql" // the three local-pass models alone
 	emptyURL   = "https://empty.test/sparql"     // an empty store
 	refusedURL = "http://10.0.0.1/sparql"        // refused by the "outbound policy"
@@ -354,6 +354,8 @@ func with(base, changes map[string]any) map[string]any {
 	}
 	return out
 }
+
+func jsonNumber(s string) json.Number { return json.Number(s) }
 
 func jsonOf(t testing.TB, v any) string {
 	t.Helper()
