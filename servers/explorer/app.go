@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/regelkit/regelkit/docmgmt"
+	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/norms"
 	"github.com/regelkit/regelkit/servers/explorer/internal/assets"
 	"github.com/regelkit/regelkit/servers/explorer/internal/dmnvalidation"
@@ -34,10 +35,13 @@ type app struct {
 	router  *httpapi.Router
 	health  *health.Checker
 	kg      *knowledgeGraph
-	docmgmt docmgmt.Client
-	assets  *assets.Store // nil without DATABASE_URL
-	shacl   *layered.Checker
-	closers []func()
+	engine  engine.Engine
+	// embedded is true when engine is the in-process engine (not a remote Operaton).
+	embedded bool
+	docmgmt  docmgmt.Client
+	assets   *assets.Store // nil without DATABASE_URL
+	shacl    *layered.Checker
+	closers  []func()
 }
 
 // newApp wires the explorer's dependencies and routes.
@@ -48,6 +52,9 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 		return nil, err
 	}
 	a.kg = kg
+	if a.engine, a.embedded, err = newEngine(ctx, cfg); err != nil {
+		return nil, fmt.Errorf("decision engine: %w", err)
+	}
 	if a.docmgmt, err = newDocmgmt(cfg, logger); err != nil {
 		return nil, fmt.Errorf("document management: %w", err)
 	}
@@ -79,8 +86,7 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 		Started:       a.started,
 		Probes: []health.Probe{
 			{Name: "triplydb", Check: a.kg.Ping},
-			// The decision engine probe is wired with the engine.
-			{Name: "operaton"},
+			{Name: "operaton", Check: engineProbe(a.engine)},
 		},
 	}
 	// A shape set that fails to load is reported, not fatal: its layer is
@@ -143,6 +149,9 @@ func (a *app) routes() {
 		},
 	}, httpapi.Legacy())
 	a.kg.routes(r)
+	if a.embedded && a.cfg.EngineREST {
+		a.mountEngineREST(r)
+	}
 	// Literal /v1/dmns/... paths before /v1/dmns/{identifier}.
 	dmnvalidation.Register(r)
 	normsapi.Register(r, normsapi.Deps{

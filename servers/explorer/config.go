@@ -28,6 +28,13 @@ type config struct {
 
 	DatabaseURL string // PostgreSQL for asset storage; "" = assets answer 503 DB_NOT_CONFIGURED
 
+	OperatonBaseURL  string // remote engine; "" = the embedded engine
+	OperatonUsername string
+	OperatonPassword string
+	OperatonAPIKey   string
+	OperatonTimeout  time.Duration
+	EngineREST       bool // serve the embedded engine at /engine-rest
+
 	DocmgmtStub     bool
 	DocmgmtBaseURL  string
 	DocmgmtLibrary  string
@@ -75,6 +82,19 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	}
 	c.OutboundAllow = env.List("OUTBOUND_ALLOW", nil,
 		"comma-separated URLs (scheme://host[:port][/path]) or host names that caller-named endpoints may always use")
+
+	c.OperatonBaseURL = env.URL("OPERATON_BASE_URL", "",
+		"REST root of a remote Operaton (Camunda 7) engine, e.g. https://operaton.example.nl/engine-rest; empty: the embedded engine with the example models deployed")
+	c.OperatonUsername = env.String("OPERATON_USERNAME", "", "basic-auth user for the remote engine")
+	c.OperatonPassword = env.Secret("OPERATON_PASSWORD", "", "basic-auth password for the remote engine")
+	c.OperatonAPIKey = env.Secret("OPERATON_API_KEY", "", "bearer token for the remote engine (takes precedence over basic auth)")
+	c.OperatonTimeout = env.Duration("OPERATON_TIMEOUT", 30*time.Second, "timeout of one request to the remote engine")
+	engineREST := env.OptionalBool("ENGINE_REST",
+		"serve the embedded engine under Operaton's REST paths at /engine-rest; default: on, except in production")
+	c.EngineREST = c.Environment != "production"
+	if engineREST != nil {
+		c.EngineREST = *engineREST
+	}
 
 	c.DatabaseURL = env.URL("DATABASE_URL", "",
 		"PostgreSQL URL for asset storage (BPMN processes, forms, document templates); empty: every /v1/assets route answers 503 DB_NOT_CONFIGURED")

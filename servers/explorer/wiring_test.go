@@ -152,3 +152,61 @@ func TestSHACLIsMounted(t *testing.T) {
 		t.Error("health must report the SHACL layers as complete")
 	}
 }
+
+func TestEmbeddedEngine(t *testing.T) {
+	_, c := newTestApp(t, nil)
+	var h struct {
+		Services map[string]struct{ Status string } `json:"services"`
+	}
+	c.Get("/v1/health").ExpectStatus(t, http.StatusOK).Decode(t, &h)
+	if h.Services["operaton"].Status != "up" {
+		t.Errorf("embedded engine probe: %+v", h.Services["operaton"])
+	}
+	// The Operaton-compatible facade serves the deployed example models.
+	var def struct {
+		Key     string `json:"key"`
+		Version int    `json:"version"`
+	}
+	c.Get("/engine-rest/decision-definition/key/SZW_BijstandsnormInformatie").ExpectStatus(t, http.StatusOK).Decode(t, &def)
+	if def.Key != "SZW_BijstandsnormInformatie" || def.Version != 1 {
+		t.Errorf("definition: %+v", def)
+	}
+	resp := c.Post("/engine-rest/decision-definition/key/SVB_LeeftijdsInformatie/evaluate", `{"variables": {
+		"dagVanAanvraag": {"value": "2025-12-24", "type": "String"},
+		"geboortedatumAanvrager": {"value": "1980-01-23", "type": "String"},
+		"geboortedatumPartner": {"value": null, "type": "Null"}}}`)
+	resp.ExpectStatus(t, http.StatusOK)
+	var rows []map[string]struct {
+		Value any    `json:"value"`
+		Type  string `json:"type"`
+	}
+	resp.Decode(t, &rows)
+	if len(rows) != 1 || rows[0]["aanvragerLeeftijd"].Value != float64(45) || rows[0]["AOWDatumAanvrager"].Value != "2047-01-23" {
+		t.Errorf("evaluation through /engine-rest: %s", resp.Body)
+	}
+	c.Get("/engine-rest/decision-definition/key/Nope").ExpectStatus(t, http.StatusNotFound)
+	if c.Get("/engine-rest/version").Header.Get("API-Version") != version {
+		t.Error("the facade's answers pass through the middleware too")
+	}
+}
+
+func TestEngineRESTOffInProduction(t *testing.T) {
+	_, c := newTestApp(t, map[string]string{"ENVIRONMENT": "production"})
+	c.Get("/engine-rest/version").ExpectError(t, http.StatusNotFound, "NOT_FOUND")
+	_, on := newTestApp(t, map[string]string{"ENVIRONMENT": "production", "ENGINE_REST": "true"})
+	on.Get("/engine-rest/version").ExpectStatus(t, http.StatusOK)
+}
+
+func TestRemoteEngineProbe(t *testing.T) {
+	_, c := newTestApp(t, map[string]string{"OPERATON_BASE_URL": "http://127.0.0.1:1/engine-rest", "OPERATON_TIMEOUT": "2s"})
+	var h struct {
+		Status   string                             `json:"status"`
+		Services map[string]struct{ Status string } `json:"services"`
+	}
+	c.Get("/v1/health").ExpectStatus(t, http.StatusServiceUnavailable).Decode(t, &h)
+	if h.Status != "degraded" || h.Services["operaton"].Status != "down" {
+		t.Errorf("unreachable remote engine: %+v", h)
+	}
+	// A remote engine is never re-served by the explorer.
+	c.Get("/engine-rest/version").ExpectError(t, http.StatusNotFound, "NOT_FOUND")
+}

@@ -202,44 +202,35 @@ func (h *handlers) getDMNXML(w http.ResponseWriter, r *http.Request) error {
 	return executionError((&chain.ModelXMLError{Identifier: id, Err: err}).Error(), err)
 }
 
-func (h *handlers) enhancedChainLinks(w http.ResponseWriter, r *http.Request) error {
-	_, ep, err := h.requireEndpoint(r.Context(), r.URL.Query().Get("endpoint"))
-	if err != nil {
-		return err
+// discovery answers a knowledge-graph query of the caller's endpoint;
+// a failure is code with the message what: reason.
+func (h *handlers) discovery(code, what string, run func(context.Context, sparql.Endpoint) (any, error)) httpapi.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		_, ep, err := h.requireEndpoint(r.Context(), r.URL.Query().Get("endpoint"))
+		if err != nil {
+			return err
+		}
+		data, err := run(r.Context(), ep)
+		if err != nil {
+			return wrapErr(http.StatusInternalServerError, code, what, err)
+		}
+		return httpapi.WriteData(w, http.StatusOK, data)
 	}
-	pairs, err := chain.ConnectablePairs(r.Context(), ep)
-	if err != nil {
-		return queryError("Failed to find connectable pairs", err)
-	}
+}
+
+func connectablePairs(ctx context.Context, ep sparql.Endpoint) (any, error) {
+	pairs, err := chain.ConnectablePairs(ctx, ep)
 	if pairs == nil {
 		pairs = []chain.Pair{}
 	}
-	return httpapi.WriteData(w, http.StatusOK, pairs)
+	return pairs, err
 }
 
-func (h *handlers) semanticEquivalences(w http.ResponseWriter, r *http.Request) error {
-	_, ep, err := h.requireEndpoint(r.Context(), r.URL.Query().Get("endpoint"))
-	if err != nil {
-		return err
-	}
-	eqs, err := chain.SemanticEquivalences(r.Context(), ep)
-	if err != nil {
-		return queryError("Failed to find semantic equivalences", err)
-	}
-	return httpapi.WriteData(w, http.StatusOK, eqs)
+func semanticEquivalences(ctx context.Context, ep sparql.Endpoint) (any, error) {
+	return chain.SemanticEquivalences(ctx, ep)
 }
 
-func (h *handlers) cycles(w http.ResponseWriter, r *http.Request) error {
-	_, ep, err := h.requireEndpoint(r.Context(), r.URL.Query().Get("endpoint"))
-	if err != nil {
-		return err
-	}
-	cycles, err := chain.Cycles(r.Context(), ep)
-	if err != nil {
-		return queryError("Failed to find cycles", err)
-	}
-	return httpapi.WriteData(w, http.StatusOK, cycles)
-}
+func cycles(ctx context.Context, ep sparql.Endpoint) (any, error) { return chain.Cycles(ctx, ep) }
 
 // chainsList is GET /v1/chains.
 type chainsList struct {
@@ -247,16 +238,9 @@ type chainsList struct {
 	Chains []chain.ChainGroup `json:"chains"`
 }
 
-func (h *handlers) listChains(w http.ResponseWriter, r *http.Request) error {
-	_, ep, err := h.requireEndpoint(r.Context(), r.URL.Query().Get("endpoint"))
-	if err != nil {
-		return err
-	}
-	groups, err := chain.Chains(r.Context(), ep)
-	if err != nil {
-		return wrapErr(http.StatusInternalServerError, CodeDiscoveryError, "Failed to discover chains", err)
-	}
-	return httpapi.WriteData(w, http.StatusOK, chainsList{Total: len(groups), Chains: groups})
+func chains(ctx context.Context, ep sparql.Endpoint) (any, error) {
+	groups, err := chain.Chains(ctx, ep)
+	return chainsList{Total: len(groups), Chains: groups}, err
 }
 
 // identifiers reads a JSON array of non-empty strings; ok is false for

@@ -42,7 +42,7 @@ func (h *handlers) routes() []route {
 				"500": queryFailure,
 			},
 		}, true},
-		{"GET", "/v1/dmns/enhanced-chain-links", h.enhancedChainLinks, openapi.Operation{
+		{"GET", "/v1/dmns/enhanced-chain-links", h.discovery(CodeQueryError, "Failed to find connectable pairs", connectablePairs), openapi.Operation{
 			Summary: "Connectable variable pairs: outputs that can feed inputs of another model",
 			Description: "Pairs of an output (cpsv:Output) of dmn1 and an input (cpsv:Input) of dmn2 with equal types (compared " +
 				"case-insensitively) that share the identifier (matchType exact, sharedConcept null) or a skos:exactMatch concept " +
@@ -55,7 +55,7 @@ func (h *handlers) routes() []route {
 				"500": queryFailure,
 			},
 		}, false},
-		{"GET", "/v1/dmns/semantic-equivalences", h.semanticEquivalences, openapi.Operation{
+		{"GET", "/v1/dmns/semantic-equivalences", h.discovery(CodeQueryError, "Failed to find semantic equivalences", semanticEquivalences), openapi.Operation{
 			Summary:     "Variables of different models whose concepts share a skos:exactMatch target",
 			Description: "Both orderings of each pair are listed, ordered by shared concept and model titles.",
 			Tags:        modelTags,
@@ -66,7 +66,7 @@ func (h *handlers) routes() []route {
 				"500": queryFailure,
 			},
 		}, false},
-		{"GET", "/v1/dmns/cycles", h.cycles, openapi.Operation{
+		{"GET", "/v1/dmns/cycles", h.discovery(CodeQueryError, "Failed to find cycles", cycles), openapi.Operation{
 			Summary:     "Circular dependencies of three models",
 			Description: "Three distinct models where an output of each feeds an input of the next by identifier or shared concept. Every rotation is its own item.",
 			Tags:        modelTags,
@@ -102,7 +102,7 @@ func (h *handlers) routes() []route {
 				"500": openapi.Failure("the engine failed", CodeExecutionError),
 			},
 		}, false},
-		{"GET", "/v1/chains", h.listChains, openapi.Operation{
+		{"GET", "/v1/chains", h.discovery(CodeDiscoveryError, "Failed to discover chains", chains), openapi.Operation{
 			Summary: "Chains discoverable by identifier",
 			Description: "Per source model (identifier), the models its outputs feed because an input has the same identifier. " +
 				"total is the number of source models.",

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+
+	"github.com/regelkit/regelkit/engine"
+	"github.com/regelkit/regelkit/engine/local"
+	"github.com/regelkit/regelkit/engine/operaton"
+	"github.com/regelkit/regelkit/engine/rest"
+	"github.com/regelkit/regelkit/examples"
+	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/openapi"
+)
+
+// engineRESTPath is where the embedded engine is served under Operaton's
+// REST paths.
+const engineRESTPath = "/engine-rest"
+
+// newEngine returns the remote Operaton when OPERATON_BASE_URL is set, and
+// otherwise the embedded engine with the example models deployed, so the
+// explorer's chains run with no external service.
+func newEngine(ctx context.Context, cfg *config) (eng engine.Engine, embedded bool, err error) {
+	if cfg.OperatonBaseURL != "" {
+		c, err := operaton.New(operaton.Config{
+			BaseURL:  cfg.OperatonBaseURL,
+			Username: cfg.OperatonUsername,
+			Password: cfg.OperatonPassword,
+			Token:    cfg.OperatonAPIKey,
+			Timeout:  cfg.OperatonTimeout,
+		})
+		return c, false, err
+	}
+	l := local.New(local.Options{Version: "regelkit-" + version})
+	var resources []engine.Resource
+	for _, m := range examples.LocalPass {
+		data, err := fs.ReadFile(examples.FS, m.Path)
+		if err != nil {
+			return nil, false, err
+		}
+		resources = append(resources, engine.Resource{Name: path.Base(m.Path), Data: bytes.Clone(data)})
+	}
+	if _, err := l.Deploy(ctx, engine.NewDeployment{Name: "regelkit-examples", Source: "explorer start-up", Resources: resources}); err != nil {
+		return nil, false, fmt.Errorf("deploying the example models: %w", err)
+	}
+	return l, true, nil
+}
+
+// engineProbe checks the engine the way the upstream health check did:
+// the engine's version call.
+func engineProbe(eng engine.Engine) func(context.Context) error {
+	return func(ctx context.Context) error {
+		_, err := eng.Version(ctx)
+		return err
+	}
+}
+
+// mountEngineREST serves the embedded engine under Operaton's paths, so
+// Operaton tooling and the other servers can use it.
+func (a *app) mountEngineREST(r *httpapi.Router) {
+	h := rest.NewHandler(a.engine, rest.Options{BasePath: engineRESTPath, Logger: a.logger})
+	r.Mux().PathPrefix(engineRESTPath + "/").Handler(h)
+	tag := []string{"engine (Operaton-compatible)"}
+	doc := r.Doc()
+	ops := []struct{ method, path, summary string }{
+		{"GET", "/version", "Engine version"},
+		{"POST", "/deployment/create", "Deploy DMN resources (multipart: deployment-name, enable-duplicate-filtering, deploy-changed-only, tenant-id, one part per resource)"},
+		{"GET", "/deployment", "List deployments"},
+		{"GET", "/deployment/{id}", "One deployment"},
+		{"GET", "/decision-definition", "Query decision definitions (key, keyLike, name, latestVersion, tenantIdIn, withoutTenantId, sortBy, sortOrder, firstResult, maxResults)"},
+		{"GET", "/decision-definition/count", "Count decision definitions"},
+		{"GET", "/decision-definition/key/{key}", "Latest decision definition by key"},
+		{"GET", "/decision-definition/key/{key}/tenant-id/{tenantId}", "Latest decision definition by key and tenant"},
+		{"GET", "/decision-definition/{id}", "Decision definition by id"},
+		{"GET", "/decision-definition/{id}/xml", "DMN XML of a decision definition: {id, dmnXml}"},
+		{"POST", "/decision-definition/key/{key}/evaluate", "Evaluate the latest version by key: {variables: {name: {value, type}}} → result rows"},
+		{"POST", "/decision-definition/key/{key}/tenant-id/{tenantId}/evaluate", "Evaluate by key and tenant"},
+		{"POST", "/decision-definition/{id}/evaluate", "Evaluate a decision definition by id"},
+	}
+	for _, op := range ops {
+		doc.Add(op.method, engineRESTPath+op.path, openapi.Operation{
+			Summary:     op.summary,
+			Description: "Operaton (Camunda 7) REST shapes and status codes; errors are {type, message}, not the envelope.",
+			Tags:        tag,
+			Responses:   map[string]openapi.Response{"200": {Description: "Operaton JSON"}, "default": {Description: "{type, message}"}},
+		})
+	}
+}
