@@ -118,6 +118,19 @@ func outputsOf(res engine.Result) (engine.Variables, error) {
 	return out, nil
 }
 
+// runStep evaluates one model and collapses its result into outputs.
+func runStep(ctx context.Context, eng engine.Decisions, key string, vars engine.Variables) (engine.Variables, time.Duration, error) {
+	res, took, err := evaluate(ctx, eng, key, vars)
+	if err != nil {
+		return nil, took, err
+	}
+	outs, err := outputsOf(res)
+	if err != nil {
+		return nil, took, &StepError{Model: key, Err: err}
+	}
+	return outs, took, nil
+}
+
 // Plain returns the variables as plain JSON-ready values (see
 // engine.Variable.Plain); numbers keep their exact decimal text.
 func Plain(vs engine.Variables) map[string]any {
@@ -176,13 +189,9 @@ func Execute(ctx context.Context, eng engine.Decisions, ep sparql.Endpoint, mode
 			}
 		}
 		sent := maps.Clone(vars)
-		res, took, err := evaluate(ctx, eng, m.Identifier, sent)
+		outs, took, err := runStep(ctx, eng, m.Identifier, sent)
 		if err != nil {
 			return nil, err
-		}
-		outs, err := outputsOf(res)
-		if err != nil {
-			return nil, &StepError{Model: m.Identifier, Err: err}
 		}
 		maps.Copy(vars, outs)
 		maps.Copy(results, outs)
@@ -222,13 +231,9 @@ func ExecuteDRD(ctx context.Context, eng engine.Decisions, key string, inputs en
 	if sent == nil {
 		sent = engine.Variables{}
 	}
-	res, took, err := evaluate(ctx, eng, key, sent)
+	outs, took, err := runStep(ctx, eng, key, sent)
 	if err != nil {
 		return nil, err
-	}
-	outs, err := outputsOf(res)
-	if err != nil {
-		return nil, &StepError{Model: key, Err: err}
 	}
 	return &Execution{
 		Results:       Plain(outs),

@@ -246,13 +246,9 @@ func (c *FixedChain) Run(ctx context.Context, eng engine.Decisions, inputs engin
 			}
 			declared[name] = v.Plain()
 		}
-		res, took, err := evaluate(ctx, eng, m.Identifier, maps.Clone(vars))
+		outs, took, err := runStep(ctx, eng, m.Identifier, maps.Clone(vars))
 		if err != nil {
 			return nil, err
-		}
-		outs, err := outputsOf(res)
-		if err != nil {
-			return nil, &StepError{Model: m.Identifier, Err: err}
 		}
 		maps.Copy(vars, outs)
 		maps.Copy(results, outs)

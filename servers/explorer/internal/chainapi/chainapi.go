@@ -60,10 +60,14 @@ type encodedListing struct {
 	json  []byte
 }
 
-// Register adds the model, chain and query-proxy routes. Literal
+// Register adds the model, chain and query-proxy routes; Resolve and
+// Engine are required (it panics without them). Literal
 // /v1/dmns/... paths are registered before /v1/dmns/{identifier}, which
 // would otherwise shadow them.
 func Register(r *httpapi.Router, deps Deps) {
+	if deps.Resolve == nil || deps.Engine == nil {
+		panic("chainapi: Deps.Resolve and Deps.Engine are required")
+	}
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -275,11 +279,13 @@ type executeRequest struct {
 	IsDrd    bool            `json:"isDrd"`
 }
 
-func (req *executeRequest) chain() json.RawMessage {
-	if len(bytes.TrimSpace(req.Chain)) == 0 || string(bytes.TrimSpace(req.Chain)) == "null" {
-		return req.DMNIDs
+// chainOrAlias returns chain, or dmnIds (upstream's name) when chain is
+// absent or null.
+func chainOrAlias(chain, dmnIDs json.RawMessage) json.RawMessage {
+	if c := bytes.TrimSpace(chain); len(c) == 0 || string(c) == "null" {
+		return dmnIDs
 	}
-	return req.Chain
+	return chain
 }
 
 func (h *handlers) execute(w http.ResponseWriter, r *http.Request) error {
@@ -287,7 +293,7 @@ func (h *handlers) execute(w http.ResponseWriter, r *http.Request) error {
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		return err
 	}
-	ids, ok := identifiers(req.chain())
+	ids, ok := identifiers(chainOrAlias(req.Chain, req.DMNIDs))
 	if !ok || len(ids) == 0 {
 		return httpapi.InvalidRequest("chain array is required and must not be empty")
 	}
@@ -416,11 +422,7 @@ func (h *handlers) export(w http.ResponseWriter, r *http.Request) error {
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		return err
 	}
-	chainRaw := req.Chain
-	if len(bytes.TrimSpace(chainRaw)) == 0 || string(bytes.TrimSpace(chainRaw)) == "null" {
-		chainRaw = req.DMNIDs
-	}
-	ids, ok := identifiers(chainRaw)
+	ids, ok := identifiers(chainOrAlias(req.Chain, req.DMNIDs))
 	if !ok {
 		return httpapi.InvalidRequest("chain array is required and must not be empty")
 	}
