@@ -61,31 +61,47 @@ func Parse(r io.Reader, f Format, opt ParseOptions, emit func(Quad) error) error
 // is an error wrapping ErrUnsupported (use ParseDataset).
 func ParseGraph(r io.Reader, f Format, opt ParseOptions) (*Graph, error) {
 	g := NewGraph()
+	b := bulkLoader{g: g}
 	err := Parse(r, f, opt, func(q Quad) error {
 		if !q.G.IsZero() && q.G != opt.Graph {
 			return fmt.Errorf("%w: the %v document has a named graph %v; use ParseDataset", ErrUnsupported, f, q.G)
 		}
-		g.Add(Triple{q.S, q.P, q.O})
+		b.add(Triple{q.S, q.P, q.O})
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	b.finish()
 	return g, nil
 }
 
 // ParseDataset parses a document into a new Dataset.
 func ParseDataset(r io.Reader, f Format, opt ParseOptions) (*Dataset, error) {
 	d := NewDataset()
+	loaders := map[Term]*bulkLoader{}
+	var last *bulkLoader
+	var lastG Term
 	err := Parse(r, f, opt, func(q Quad) error {
 		if q.G.Kind == KindLiteral {
 			return fmt.Errorf("graph name %v is a literal", q.G)
 		}
-		d.Add(q)
+		if last == nil || q.G != lastG {
+			last = loaders[q.G]
+			if last == nil {
+				last = &bulkLoader{g: d.Graph(q.G)}
+				loaders[q.G] = last
+			}
+			lastG = q.G
+		}
+		last.add(Triple{q.S, q.P, q.O})
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	for _, b := range loaders {
+		b.finish()
 	}
 	return d, nil
 }
