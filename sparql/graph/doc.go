@@ -123,15 +123,18 @@
 //
 // The benchmark document has 500,000 triples in blocks of 20 per subject:
 // prefixed names, language-tagged and typed literals, numbers, booleans,
-// blank node property lists and collections (10.9 MB). Measured on the
-// shared 2-core AMD EPYC build machine while idle (figures taken while
-// other jobs ran are up to 10 times slower):
+// blank node property lists and collections (10.9 MB). ParseGraph and
+// ParseDataset load in bulk: terms are interned as they are parsed, and the
+// id keys are radix-sorted and packed into the three B+trees at the end.
+// Measured on the shared 2-core AMD EPYC build machine, best of several
+// runs (other jobs were running; single runs varied by up to a factor 3):
 //
 //	go test ./sparql/graph -run XXX -bench 'ParseTurtle|ParseGraphTurtle' -benchtime 3x
-//	BenchmarkParseTurtle       3.7–4.0 million triples/s  (82–88 MB/s), parse only
-//	BenchmarkParseGraphTurtle  0.9–1.0 million triples/s  into a Graph, 89–91 heap bytes per stored triple
+//	BenchmarkParseTurtle       3.8–4.0 million triples/s (84–88 MB/s), parse only
+//	BenchmarkParseGraphTurtle  1.5 million triples/s into a Graph, 67.6 heap bytes per stored triple
 //
-// Side by side, the npm package n3 (2.13.12, node 20) on the same file:
+// Side by side, the npm package n3 (2.13.12, node 20) on the same file,
+// interleaved with the Go runs:
 //
 //	mkdir -p /tmp/n3bench && cd /tmp/n3bench && npm install n3
 //	go run ./sparql/graph/internal/benchdata/benchturtle -n 500000 > /tmp/n3bench/bench.ttl
@@ -139,11 +142,11 @@
 //	n3 parse                1.5–1.9 million triples/s
 //	n3 parse into N3.Store  0.11–0.13 million triples/s, about 1,400 heap bytes per triple
 //
-// Parsing is thus about twice as fast as n3's parser, and parsing into an
-// indexed Graph is faster than n3 parsing into its store, at under a tenth
-// of the memory. Other benchmarks: BenchmarkParseNTriples,
-// BenchmarkWriteTurtle, BenchmarkWriteNTriples, BenchmarkGraphMatch,
-// BenchmarkIsomorphic.
+// Parsing is thus about twice as fast as n3's parser; parsing into an
+// indexed Graph runs at about n3's bare parsing speed and ten times n3's
+// parsing into its store, at a twentieth of the memory. Other benchmarks:
+// BenchmarkParseNTriples, BenchmarkWriteTurtle, BenchmarkWriteNTriples,
+// BenchmarkGraphMatch, BenchmarkIsomorphic.
 //
 // # Fuzzing
 //
