@@ -178,9 +178,10 @@ func (g *Graph) Count(s, p, o Term) int {
 	return n
 }
 
-// Objects yields the objects of the triples with subject s and predicate p
-// (either may be zero, a wildcard), without duplicates when s and p are
-// both given.
+// Objects yields the object of every triple with subject s and predicate p
+// (either may be zero, a wildcard). With both given each object comes once;
+// with a wildcard an object comes once per matching triple, so it may
+// repeat.
 func (g *Graph) Objects(s, p Term) iter.Seq[Term] {
 	return func(yield func(Term) bool) {
 		g.match(s, p, Term{}, func(_, _, o uint32) bool { return yield(g.dict.term(o)) })
@@ -196,8 +197,10 @@ func (g *Graph) Object(s, p Term) (Term, bool) {
 	return Term{}, false
 }
 
-// Subjects yields the subjects of the triples with predicate p and object o
-// (either may be zero, a wildcard).
+// Subjects yields the subject of every triple with predicate p and object o
+// (either may be zero, a wildcard). With both given each subject comes once;
+// with a wildcard a subject comes once per matching triple. AllSubjects
+// yields each subject of the graph once.
 func (g *Graph) Subjects(p, o Term) iter.Seq[Term] {
 	return func(yield func(Term) bool) {
 		g.match(Term{}, p, o, func(s, _, _ uint32) bool { return yield(g.dict.term(s)) })
@@ -212,7 +215,8 @@ func (g *Graph) Subject(p, o Term) (Term, bool) {
 	return Term{}, false
 }
 
-// Predicates yields the predicates linking s to o (either may be zero).
+// Predicates yields the predicate of every triple from s to o (either may
+// be zero, a wildcard; then a predicate may repeat).
 func (g *Graph) Predicates(s, o Term) iter.Seq[Term] {
 	return func(yield func(Term) bool) {
 		g.match(s, Term{}, o, func(_, p, _ uint32) bool { return yield(g.dict.term(p)) })
