@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -130,7 +131,7 @@ func boolInt(b bool) int {
 }
 
 func TestGraphHelpers(t *testing.T) {
-	g, err := ParseGraph(stringsReader(`
+	g, err := ParseGraph(strings.NewReader(`
 		@prefix ex: <http://example.org/> .
 		ex:s ex:p ex:o1, ex:o2 ; ex:list (ex:a "b" 3) ; ex:bad _:b .
 		_:b <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> ex:a .
