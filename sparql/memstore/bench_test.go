@@ -96,3 +96,28 @@ func BenchmarkFilterContains(b *testing.B) {
 	benchQuery(b, `PREFIX dct: <http://purl.org/dc/terms/>
 SELECT ?m ?t WHERE { ?m dct:title ?t FILTER(CONTAINS(STR(?t), "4242")) }`, 1)
 }
+
+// Simpler variants of the discovery queries, used for the side-by-side
+// comparison with Oxigraph (whose WASM build did not finish the full
+// listing and pairs queries within ten minutes).
+const benchPrefixes = `PREFIX cprmv: <https://cprmv.open-regels.nl/0.3.0/>
+PREFIX cprmv041: <https://standaarden.open-regels.nl/standards/cprmv/0.4.1#>
+PREFIX cpsv: <http://purl.org/vocab/cpsv#>
+PREFIX dct: <http://purl.org/dc/terms/>
+`
+
+func BenchmarkDiscoveryListingSimple(b *testing.B) {
+	benchQuery(b, benchPrefixes+`SELECT ?model ?identifier ?title ?description WHERE {
+  { ?model a cprmv:DecisionModel } UNION { ?model a cprmv041:DecisionModel }
+  ?model dct:identifier ?identifier ; dct:title ?title .
+  OPTIONAL { ?model dct:description ?description }
+} ORDER BY ?identifier`, 10000)
+}
+
+func BenchmarkDiscoveryPairsByIdentifier(b *testing.B) {
+	benchQuery(b, benchPrefixes+`SELECT ?dmn1 ?dmn2 ?outputVariable ?variableType WHERE {
+  ?out a cpsv:Output ; cpsv:produces ?dmn1 ; dct:identifier ?outputVariable ; dct:type ?variableType .
+  ?in a cpsv:Input ; cpsv:isRequiredBy ?dmn2 ; dct:identifier ?outputVariable ; dct:type ?variableType .
+  FILTER(?dmn1 != ?dmn2)
+}`, 20000)
+}
