@@ -2,7 +2,6 @@ package algebra
 
 import (
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -235,53 +234,15 @@ func (p *parser) prologue() {
 }
 
 func (p *parser) resolve(iri string) string {
-	if p.base == "" || strings.Contains(iri, ":") && isAbsolute(iri) {
+	if p.base == "" {
 		return iri
 	}
-	return ResolveIRI(p.base, iri)
+	return graph.ResolveIRI(p.base, iri)
 }
 
-func isAbsolute(iri string) bool {
-	i := strings.IndexByte(iri, ':')
-	if i <= 0 {
-		return false
-	}
-	for j := 0; j < i; j++ {
-		c := iri[j]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || j > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
-			return false
-		}
-	}
-	return true
-}
-
-// ResolveIRI resolves ref against base (RFC 3986 §5.2).
-func ResolveIRI(base, ref string) string {
-	if isAbsolute(ref) {
-		return ref
-	}
-	b, err := url.Parse(base)
-	if err != nil {
-		return base + ref
-	}
-	r, err := url.Parse(ref)
-	if err != nil {
-		return base + ref
-	}
-	res := b.ResolveReference(r)
-	out := res.String()
-	if ref == "" {
-		// keep the base without its fragment
-		if i := strings.IndexByte(base, '#'); i >= 0 {
-			return base[:i]
-		}
-		return base
-	}
-	if strings.HasSuffix(ref, "#") && !strings.HasSuffix(out, "#") {
-		out += "#"
-	}
-	return out
-}
+// ResolveIRI resolves ref against base (RFC 3986 §5.2), the same way the
+// RDF parsers do.
+func ResolveIRI(base, ref string) string { return graph.ResolveIRI(base, ref) }
 
 func (p *parser) iriTok(t token) string {
 	switch t.kind {
