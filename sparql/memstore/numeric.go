@@ -217,14 +217,22 @@ func decimalLexical(d *apd.Decimal) string {
 	return s
 }
 
-func doubleLexical(f float64, bitsize int) string {
+// specialFloat returns the XSD spelling of infinities and NaN.
+func specialFloat(f float64) (string, bool) {
 	switch {
 	case math.IsInf(f, 1):
-		return "INF"
+		return "INF", true
 	case math.IsInf(f, -1):
-		return "-INF"
+		return "-INF", true
 	case math.IsNaN(f):
-		return "NaN"
+		return "NaN", true
+	}
+	return "", false
+}
+
+func doubleLexical(f float64, bitsize int) string {
+	if s, ok := specialFloat(f); ok {
+		return s
 	}
 	s := strconv.FormatFloat(f, 'E', -1, bitsize)
 	mant, exp, _ := strings.Cut(s, "E")
@@ -247,13 +255,10 @@ func xpathString(n num) string {
 		return strings.TrimSuffix(s, ".0")
 	}
 	f := n.f
+	if s, ok := specialFloat(f); ok {
+		return s
+	}
 	switch {
-	case math.IsInf(f, 1):
-		return "INF"
-	case math.IsInf(f, -1):
-		return "-INF"
-	case math.IsNaN(f):
-		return "NaN"
 	case f == 0:
 		if math.Signbit(f) {
 			return "-0"

@@ -83,6 +83,18 @@ func (w *writer) targetIDs(t algebra.GraphTarget) []uint32 {
 	return out
 }
 
+// missingTarget reports whether t names a graph that does not exist, with
+// the error to return (none when silent).
+func (w *writer) missingTarget(op string, t algebra.GraphTarget, silent bool) (bool, error) {
+	if t.Kind != algebra.TargetIRI || w.exists(w.graphID(graph.IRI(t.IRI))) {
+		return false, nil
+	}
+	if silent {
+		return true, nil
+	}
+	return true, &UpdateError{Op: op, Msg: fmt.Sprintf("graph <%s> does not exist", t.IRI)}
+}
+
 func (w *writer) clearGraph(g uint32) {
 	if _, ok := w.graphs[g]; ok {
 		w.graphs[g] = &gindex{}
@@ -117,22 +129,16 @@ func (w *writer) apply(ctx context.Context, op algebra.UpdateOp, opts UpdateOpti
 		}
 		return ErrLoadUnsupported
 	case *algebra.Clear:
-		if op.Target.Kind == algebra.TargetIRI && !w.exists(w.graphID(graph.IRI(op.Target.IRI))) {
-			if op.Silent {
-				return nil
-			}
-			return &UpdateError{Op: "CLEAR", Msg: fmt.Sprintf("graph <%s> does not exist", op.Target.IRI)}
+		if missing, err := w.missingTarget("CLEAR", op.Target, op.Silent); missing {
+			return err
 		}
 		for _, g := range w.targetIDs(op.Target) {
 			w.clearGraph(g)
 		}
 		return nil
 	case *algebra.Drop:
-		if op.Target.Kind == algebra.TargetIRI && !w.exists(w.graphID(graph.IRI(op.Target.IRI))) {
-			if op.Silent {
-				return nil
-			}
-			return &UpdateError{Op: "DROP", Msg: fmt.Sprintf("graph <%s> does not exist", op.Target.IRI)}
+		if missing, err := w.missingTarget("DROP", op.Target, op.Silent); missing {
+			return err
 		}
 		for _, g := range w.targetIDs(op.Target) {
 			if g == 0 {

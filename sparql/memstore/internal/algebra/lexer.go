@@ -446,32 +446,19 @@ func expLen(s string) int {
 }
 
 func scanBNodeLabel(s string) int {
-	n := 0
-	last := 0
-	for n < len(s) {
-		r, size := utf8.DecodeRuneInString(s[n:])
-		if n == 0 {
-			if !isPNCharsU(r) && !isDigit(r) {
-				return 0
-			}
-		} else if !isPNChars(r) && r != '.' {
-			break
-		}
-		n += size
-		if r != '.' {
-			last = n
-		}
-	}
-	return last
+	return scanDotted(s, func(r rune) bool { return isPNCharsU(r) || isDigit(r) })
 }
 
-func scanPrefix(s string) int {
-	n := 0
-	last := 0
+func scanPrefix(s string) int { return scanDotted(s, isPNCharsBase) }
+
+// scanDotted scans a name whose first rune satisfies first and whose
+// other runes are PN_CHARS or '.', not ending in '.'; it returns its length.
+func scanDotted(s string, first func(rune) bool) int {
+	n, last := 0, 0
 	for n < len(s) {
 		r, size := utf8.DecodeRuneInString(s[n:])
 		if n == 0 {
-			if !isPNCharsBase(r) {
+			if !first(r) {
 				return 0
 			}
 		} else if !isPNChars(r) && r != '.' {

@@ -2,6 +2,7 @@ package algebra
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -1288,21 +1289,9 @@ func (p *parser) bracketted() Expr {
 	return e
 }
 
-func (p *parser) expression() Expr {
-	l := p.andExpr()
-	for p.acceptP("||") {
-		l = &Call{Op: "||", Args: []Expr{l, p.andExpr()}}
-	}
-	return l
-}
+func (p *parser) expression() Expr { return p.leftAssoc(p.andExpr, "||") }
 
-func (p *parser) andExpr() Expr {
-	l := p.relExpr()
-	for p.acceptP("&&") {
-		l = &Call{Op: "&&", Args: []Expr{l, p.relExpr()}}
-	}
-	return l
-}
+func (p *parser) andExpr() Expr { return p.leftAssoc(p.relExpr, "&&") }
 
 func (p *parser) relExpr() Expr {
 	l := p.addExpr()
@@ -1341,29 +1330,20 @@ func (p *parser) exprList() []Expr {
 	return out
 }
 
-func (p *parser) addExpr() Expr {
-	l := p.mulExpr()
-	for {
-		t := p.tok()
-		if t.kind == tPunct && (t.val == "+" || t.val == "-") {
-			p.adv()
-			l = &Call{Op: t.val, Args: []Expr{l, p.mulExpr()}}
-			continue
-		}
-		return l
-	}
-}
+func (p *parser) addExpr() Expr { return p.leftAssoc(p.mulExpr, "+", "-") }
 
-func (p *parser) mulExpr() Expr {
-	l := p.unary()
+func (p *parser) mulExpr() Expr { return p.leftAssoc(p.unary, "*", "/") }
+
+// leftAssoc parses next (op next)* for the given operators.
+func (p *parser) leftAssoc(next func() Expr, ops ...string) Expr {
+	l := next()
 	for {
 		t := p.tok()
-		if t.kind == tPunct && (t.val == "*" || t.val == "/") {
-			p.adv()
-			l = &Call{Op: t.val, Args: []Expr{l, p.unary()}}
-			continue
+		if t.kind != tPunct || !slices.Contains(ops, t.val) {
+			return l
 		}
-		return l
+		p.adv()
+		l = &Call{Op: t.val, Args: []Expr{l, next()}}
 	}
 }
 
