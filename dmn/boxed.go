@@ -15,9 +15,11 @@ type exprCompiler struct {
 	pos   Pos
 }
 
-type errExpr struct{ msg string }
+// errExpr is an expression that did not compile: evaluating it reaches
+// the problem.
+type errExpr struct{ p Problem }
 
-func (x errExpr) eval(env *feel.Env) feel.Value { return env.Runtime().Warnf("%s", x.msg) }
+func (x errExpr) eval(env *feel.Env) feel.Value { return reach(env.Runtime(), x.p) }
 
 func (c *exprCompiler) fail(e Expression, format string, args ...any) boxed {
 	id, pos := c.owner, c.pos
@@ -40,6 +42,16 @@ func (c *exprCompiler) literal(text string, e Expression, names []string) boxed 
 	x, err := feel.CompileExpr(text, c.cd.feelScope(names))
 	if err != nil {
 		return c.fail(e, "FEEL syntax error in %q: %v", text, err)
+	}
+	return feelExpr{x}
+}
+
+// literalIn is literal for text inside an element that is not a boxed
+// expression (a decision table rule), which problems are attributed to.
+func (c *exprCompiler) literalIn(text, id string, pos Pos, names []string) boxed {
+	x, err := feel.CompileExpr(text, c.cd.feelScope(names))
+	if err != nil {
+		return errExpr{c.cd.problem(id, pos, "FEEL syntax error in %q: %v", text, err)}
 	}
 	return feelExpr{x}
 }

@@ -12,11 +12,16 @@ import (
 type Options struct {
 	// Operaton makes Evaluate behave like the Operaton / Camunda 7 DMN
 	// engine: required decisions are evaluated depth-first in document
-	// order and share one variable map with the inputs; each result is
-	// merged into it by output name (one matched row: its entries; several
-	// rows, COLLECT or RULE ORDER: a list per output; no row: nothing). A
-	// reference to a variable that is not in the map fails the evaluation
-	// with an *EvalError. Inputs are not converted against typeRefs.
+	// order and share one variable map with the inputs; each result list
+	// (DecisionResult.Rows) is merged into it by output name (one row:
+	// its entries; several rows, COLLECT or RULE ORDER: a list per
+	// output; no row: nothing). Inside a table's input entries the input's
+	// value is also cellInput (or the name camunda:inputVariable gives);
+	// empty output entries are left out of a rule's result. A decision
+	// that fails — a reference to a variable that is not in the map, a
+	// violated hit policy, an expression that did not compile — fails the
+	// evaluation with an *EvalError. Inputs are not converted against
+	// typeRefs.
 	Operaton bool
 }
 
@@ -71,7 +76,17 @@ type element struct {
 	// staticNames are the frame names (requirements, then knowledge) when no
 	// requirement comes from an imported model
 	staticNames []string
-	problem     string
+	problem     *Problem // a problem that makes the decision fail
+	// resultNames names the one entry of the result row of a decision
+	// whose logic is not a table: its variable's name, else its name
+	resultNames []string
+	// knowNames and knowValues bind the required BKMs and decision
+	// services (Operaton mode)
+	knowNames  []string
+	knowValues []feel.Value
+	// opOrder lists the decisions Operaton evaluates for this one, ending
+	// with it (Operaton mode)
+	opOrder []*element
 }
 
 type compiledDefs struct {
@@ -227,6 +242,13 @@ func CompileWith(opts Options, defs ...*Definitions) (*Model, error) {
 			cd.compileDecision(cd.el[dec])
 		}
 	}
+	if opts.Operaton {
+		for _, e := range m.elems {
+			if e.kind == kDecision {
+				e.opOrder = e.operatonOrder()
+			}
+		}
+	}
 	return m, nil
 }
 
@@ -234,10 +256,10 @@ func CompileWith(opts Options, defs ...*Definitions) (*Model, error) {
 // and references); an empty list means the whole model compiled.
 func (m *Model) Problems() []Problem { return m.problems }
 
-func (cd *compiledDefs) problem(id string, pos Pos, format string, args ...any) string {
-	msg := fmt.Sprintf(format, args...)
-	cd.m.problems = append(cd.m.problems, Problem{ElementID: id, Pos: pos, Msg: msg})
-	return msg
+func (cd *compiledDefs) problem(id string, pos Pos, format string, args ...any) Problem {
+	p := Problem{ElementID: id, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	cd.m.problems = append(cd.m.problems, p)
+	return p
 }
 
 // resolveHref finds the element an href ("#id" or "namespace#id") names.
@@ -260,7 +282,8 @@ func (cd *compiledDefs) resolveHref(h string) *element {
 func (e *element) addRef(list *[]*element, href string, want elemKind) {
 	r := e.defs.resolveHref(href)
 	if r == nil {
-		e.problem = e.defs.problem(e.id, e.pos, "unresolved reference %q", href)
+		p := e.defs.problem(e.id, e.pos, "unresolved reference %q", href)
+		e.problem = &p
 		return
 	}
 	*list = append(*list, r)
@@ -438,8 +461,17 @@ func (cd *compiledDefs) compileDecision(e *element) {
 		static = append(static, r.name)
 	}
 	e.staticNames = static
+	name := e.name
+	if e.dec.Variable != nil && e.dec.Variable.Name != "" {
+		name = e.dec.Variable.Name
+	}
+	e.resultNames = []string{name}
 	if cd.m.opts.Operaton {
 		e.scopeNames = cd.operatonScope(e.scopeNames)
+		for _, k := range e.knows {
+			e.knowNames = append(e.knowNames, k.name)
+			e.knowValues = append(e.knowValues, k.fn)
+		}
 	}
 	if e.dec.Logic == nil {
 		return

@@ -234,7 +234,7 @@ func TestOperatonMode(t *testing.T) {
 	rows := func(r DecisionResult) string {
 		var parts []string
 		for _, row := range r.Rows() {
-			parts = append(parts, feel.Literal(row))
+			parts = append(parts, feel.Literal(row.Context()))
 		}
 		return "[" + strings.Join(parts, " ") + "]"
 	}
@@ -353,6 +353,8 @@ func FuzzParse(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte(`<definitions xmlns="https://www.omg.org/spec/DMN/20151101/dmn.xsd"><itemDefinition name="t"><typeRef>feel:number</typeRef></itemDefinition></definitions>`))
+	f.Add([]byte("<definitions xmlns=\"" + NamespaceDMN13 + "\">\n<decision>\n</definitions>"))
+	f.Add([]byte(`<definitions xmlns="` + NamespaceDMN13 + `" xmlns:c="` + NamespaceCamundaExt + `"><decision id="d" name="d" c:versionTag="1"/></definitions><x/>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, err := ParseBytes(data)
 		if err != nil {

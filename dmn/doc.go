@@ -6,7 +6,7 @@
 //
 // The calls a newcomer needs:
 //
-//	defs, err := dmn.Parse(r)                    // *ParseError with line, column, element id
+//	defs, err := dmn.Parse(r)                    // *ParseError with line, column, element id (malformed XML too)
 //	model, err := dmn.Compile(defs, imported...) // imports resolved by namespace
 //	res, err := model.Evaluate(ctx, "Decision name or id", map[string]any{"Age": 42})
 //	v, _ := res.Value("Decision name")           // every evaluated decision is in res
@@ -18,18 +18,28 @@
 // converts results back to JSON-friendly Go values.
 //
 // A decision table's result (DecisionResult) tells whether no rule matched
-// (NoRuleMatched) and lists the matched rules with their outputs (Rules,
-// Rows), one per rule for multi-hit tables. Model.Decisions and
-// Model.Inputs list the model for callers such as a chain executor.
+// (NoRuleMatched), lists the matched rules with their outputs (Rules) and
+// gives the result list the hit policy makes of them (Rows, as Operaton
+// returns it: one row for UNIQUE, ANY, FIRST, PRIORITY and an aggregating
+// COLLECT, one per rule for RULE ORDER, OUTPUT ORDER and COLLECT). A
+// decision that failed — a violated hit policy, a value outside a table's
+// input or output values, a reached expression that did not compile — is
+// null with a typed *EvalError in DecisionResult.Failure. Attributes
+// outside DMN (camunda:versionTag, …) are kept as Extensions on the parsed
+// elements. Model.Decisions and Model.Inputs list the model for callers
+// such as a chain executor.
 //
 // # Operaton / Camunda 7 compatibility
 //
 // CompileWith(Options{Operaton: true}, ...) evaluates as the Operaton (Camunda
 // 7) engine does: required decisions first, depth-first in document order,
-// all sharing one variable map into which each result is merged by output
-// name; a reference to a missing variable fails with an *EvalError that
-// names the decision that matched no rule. In both modes an empty input
-// entry means "any", camunda: attributes are ignored and Camunda type names
+// all sharing one variable map into which each result list is merged by
+// output name. Input expressions are expressions (date(d).year, a or b);
+// inside input entries the input's value is cellInput (or the name
+// camunda:inputVariable gives). Every failure fails the evaluation with an
+// *EvalError of a kind (UnknownVariable, which names the decision that
+// matched no rule; HitPolicyViolation; CompileProblem; DisallowedValue).
+// In both modes an empty input entry means "any" and Camunda type names
 // (integer, long, double, …) are recognised.
 //
 // # Conformance and performance

@@ -36,8 +36,16 @@ type DecisionResult struct {
 	Rules []RuleMatch
 	// OutputNames are the decision table's output names (for Rules).
 	OutputNames []string
-	// variable is the decision's variable name (Rows of non-table logic).
-	variable string
+	// Failure is set when the decision failed: its table violated the hit
+	// policy or met a value outside its input or output values, or it
+	// reached an expression that did not compile. The value is then null.
+	// (In Operaton mode Evaluate returns the failure as its error instead.)
+	Failure *EvalError
+
+	table *compiledTable // the decision's table, for Rows
+	names []string       // the name of the result entry of other logic, for Rows
+	pick  int            // Rules index of a single-hit result row, or -1
+	order []int          // Rules indexes in priority order (OUTPUT ORDER)
 }
 
 // Result holds every decision evaluated for a request, required decisions
@@ -267,12 +275,13 @@ func (ev *evaluation) decision(e *element) feel.Value {
 	for _, r := range e.reqs {
 		ev.value(r)
 	}
-	w0 := len(ev.rt.Warnings)
-	res := DecisionResult{ID: e.id, Name: e.name}
+	w0, e0 := len(ev.rt.Warnings), len(ev.rt.Errors)
+	res := DecisionResult{ID: e.id, Name: e.name, names: e.resultNames, pick: -1}
 	var v feel.Value
+	var tableFailure *EvalError
 	switch {
-	case e.problem != "":
-		ev.rt.Warnf("%s", e.problem)
+	case e.problem != nil:
+		reach(ev.rt, *e.problem)
 	case e.logic == nil:
 		// a decision without logic takes its value from the inputs (as an
 		// input decision of a decision service would)
@@ -282,10 +291,10 @@ func (ev *evaluation) decision(e *element) feel.Value {
 	default:
 		env := ev.scope(e)
 		if e.table != nil {
-			var rules []RuleMatch
-			v, res.NoRuleMatched = e.table.evalRules(env, &rules)
-			res.Rules = rules
-			res.OutputNames = e.table.outNames
+			tr := e.table.evalRules(env, true)
+			v, res.NoRuleMatched, res.Rules, res.pick, res.order = tr.value, tr.noMatch, tr.rules, tr.pick, tr.order
+			res.OutputNames, res.table, res.names = e.table.outNames, e.table, nil
+			tableFailure = tr.failure
 		} else {
 			v = e.logic.eval(env)
 		}
@@ -296,6 +305,9 @@ func (ev *evaluation) decision(e *element) feel.Value {
 			ev.rt.Warnf("decision %q: value %s does not conform to type %s", e.name, feel.Literal(v), e.typ)
 		}
 		v = cv
+	}
+	if f := decisionFailure(e.id, ev.rt, 0, e0, false, tableFailure); f != nil {
+		res.Failure, v = f, nil
 	}
 	res.Value = v
 	if n := len(ev.rt.Warnings); n > w0 {

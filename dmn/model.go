@@ -1,5 +1,7 @@
 package dmn
 
+import "encoding/xml"
+
 // Pos is the position of an XML element's start tag (1-based).
 type Pos struct {
 	Line, Column int
@@ -20,7 +22,24 @@ type Definitions struct {
 	BKMs               []*BKM
 	DecisionServices   []*DecisionService
 	KnowledgeSources   []*KnowledgeSource
+	Extensions         Extensions
 	Pos                Pos
+}
+
+// Extensions are the attributes of an element that are not DMN's: those
+// in another namespace, such as camunda:versionTag (Name.Space is the
+// namespace URI), in document order. Namespace declarations are not among
+// them. Elements without such attributes have none (nil).
+type Extensions []xml.Attr
+
+// Get returns the value of the attribute with the namespace URI and local name.
+func (x Extensions) Get(namespace, local string) (string, bool) {
+	for _, a := range x {
+		if a.Name.Local == local && a.Name.Space == namespace {
+			return a.Value, true
+		}
+	}
+	return "", false
 }
 
 // Import is an <import> of another model by namespace.
@@ -54,9 +73,10 @@ type InformationItem struct {
 
 // InputData is an <inputData> element.
 type InputData struct {
-	ID, Name string
-	Variable *InformationItem
-	Pos      Pos
+	ID, Name   string
+	Variable   *InformationItem
+	Extensions Extensions
+	Pos        Pos
 }
 
 // Decision is a <decision> element.
@@ -69,7 +89,10 @@ type Decision struct {
 	RequiredInputs    []string
 	RequiredKnowledge []string
 	Logic             Expression // nil when the decision has no logic
-	Pos               Pos
+	// Extensions holds camunda:versionTag, camunda:historyTimeToLive and
+	// other attributes outside DMN.
+	Extensions Extensions
+	Pos        Pos
 }
 
 // BKM is a business knowledge model.
@@ -78,6 +101,7 @@ type BKM struct {
 	Variable          *InformationItem
 	RequiredKnowledge []string
 	Logic             *FunctionDefinition
+	Extensions        Extensions
 	Pos               Pos
 }
 
@@ -89,6 +113,7 @@ type DecisionService struct {
 	EncapsulatedDecisions []string
 	InputDecisions        []string
 	InputData             []string
+	Extensions            Extensions
 	Pos                   Pos
 }
 
@@ -108,9 +133,10 @@ type Expression interface {
 
 // ExprBase holds the attributes every boxed expression has.
 type ExprBase struct {
-	ID      string
-	TypeRef string
-	Pos     Pos
+	ID         string
+	TypeRef    string
+	Extensions Extensions
+	Pos        Pos
 }
 
 func (b *ExprBase) expressionID() string { return b.ID }
@@ -153,7 +179,10 @@ type InputClause struct {
 	Expression  string // FEEL text of the inputExpression
 	TypeRef     string
 	InputValues string // unary tests, "" if none
-	Pos         Pos
+	// Extensions holds camunda:inputVariable, the name of the input's
+	// value inside the input entries in Operaton mode (default cellInput).
+	Extensions Extensions
+	Pos        Pos
 }
 
 // OutputClause is a decision table output column.
@@ -162,6 +191,7 @@ type OutputClause struct {
 	TypeRef            string
 	OutputValues       string // unary tests, "" if none
 	DefaultOutputEntry string // FEEL text, "" if none
+	Extensions         Extensions
 	Pos                Pos
 }
 
@@ -171,6 +201,7 @@ type Rule struct {
 	InputEntries  []string // unary tests text per input
 	OutputEntries []string // FEEL text per output
 	Annotations   []string
+	Extensions    Extensions
 	Pos           Pos
 }
 

@@ -2,160 +2,158 @@ package dmn
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
+	"github.com/cockroachdb/apd/v3"
 	"github.com/regelkit/regelkit/dmn/feel"
 )
 
-// EvalError is an evaluation failure in Operaton mode: a decision
-// referenced a variable that is not in the variable map.
-type EvalError struct {
-	DecisionID string
-	Variable   string
-	// NoRuleMatched is the id of an earlier decision that matched no rule
-	// and so did not provide the variable, or "".
-	NoRuleMatched string
-}
-
-func (e *EvalError) Error() string {
-	if e.NoRuleMatched != "" {
-		return fmt.Sprintf("dmn: decision %s: unknown variable %q: no rule matched (%s)", e.DecisionID, e.Variable, e.NoRuleMatched)
-	}
-	return fmt.Sprintf("dmn: decision %s: unknown variable %q", e.DecisionID, e.Variable)
-}
-
-// Rows returns the decision's result as Operaton returns it: one context
-// per matched rule with every output by name (a decision table), or one
-// context with the decision's variable name (other logic). A decision
-// table that matched no rule has no rows.
-func (d DecisionResult) Rows() []*feel.Context {
-	if d.OutputNames != nil {
-		rows := make([]*feel.Context, len(d.Rules))
-		for i, r := range d.Rules {
-			c := feel.NewContext(len(r.Outputs))
-			for j, v := range r.Outputs {
-				c.Put(d.OutputNames[j], v)
-			}
-			rows[i] = c
-		}
-		return rows
-	}
-	c := feel.NewContext(1)
-	name := d.variable
-	if name == "" {
-		name = d.Name
-	}
-	c.Put(name, d.Value)
-	return []*feel.Context{c}
-}
-
 // evaluateOperaton evaluates like the Camunda 7 / Operaton DMN engine: the
 // required decisions in depth-first post-order (requirements in document
-// order), all sharing one variable map into which each result is merged.
+// order), all sharing one variable map into which each result list is
+// merged. A decision that fails fails the evaluation with an *EvalError.
 func (m *Model) evaluateOperaton(ctx context.Context, target *element, inputs map[string]any, opts EvalOptions) (Result, error) {
-	var order []*element
-	seen := map[*element]bool{}
-	var visit func(e *element)
-	visit = func(e *element) {
-		if seen[e] {
-			return
+	order := target.opOrder
+	// the caller's map is used as it is when nothing is merged into it and
+	// it holds FEEL values only
+	vars := inputs
+	if len(order) > 1 || !feelValues(inputs) {
+		vars = make(map[string]feel.Value, len(inputs)+4*len(order))
+		for k, v := range inputs {
+			vars[k] = ToValue(v)
 		}
-		seen[e] = true
-		for _, r := range e.reqs {
-			if r.kind == kDecision {
-				visit(r)
-			}
-		}
-		order = append(order, e)
-	}
-	visit(target)
-	vars := make(map[string]feel.Value, len(inputs)+len(order))
-	for k, v := range inputs {
-		vars[k] = ToValue(v)
 	}
 	rt := &feel.Runtime{Now: opts.Now}
-	ev := m.newEvaluation(ctx, inputs, rt)
-	noMatch := map[string]string{} // output/variable name -> id of the decision that matched no rule
-	var res Result
+	env := feel.NewEnv(rt, vars)
+	var noMatch map[string]string // output name -> id of the decision that matched no rule
+	res := Result{Decisions: make([]DecisionResult, 0, len(order))}
 	for _, e := range order {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
-		w0 := len(rt.Warnings)
-		rt.Unknown = rt.Unknown[:0]
-		dr := DecisionResult{ID: e.id, Name: e.name}
-		if e.dec.Variable != nil && e.dec.Variable.Name != "" {
-			dr.variable = e.dec.Variable.Name
-		}
-		var v feel.Value
-		env := feel.NewEnv(rt, vars)
+		w0, u0, e0 := len(rt.Warnings), len(rt.Unknown), len(rt.Errors)
+		dr := DecisionResult{ID: e.id, Name: e.name, names: e.resultNames, pick: -1}
+		denv := env
 		if len(e.knows) > 0 {
-			names := make([]string, len(e.knows))
-			vals := make([]feel.Value, len(e.knows))
-			for i, k := range e.knows {
-				names[i], vals[i] = k.name, k.fn
-			}
-			env = env.WithFrame(names, vals)
+			denv = env.WithFrame(e.knowNames, e.knowValues)
 		}
+		var tableFailure *EvalError
 		switch {
-		case e.problem != "":
-			rt.Warnf("%s", e.problem)
+		case e.problem != nil:
+			reach(rt, *e.problem)
 		case e.table != nil:
-			var rules []RuleMatch
-			v, dr.NoRuleMatched = e.table.evalRules(env, &rules)
-			dr.Rules, dr.OutputNames = rules, e.table.outNames
+			tr := e.table.evalRules(denv, true)
+			dr.Value, dr.NoRuleMatched, dr.Rules, dr.pick, dr.order = tr.value, tr.noMatch, tr.rules, tr.pick, tr.order
+			dr.OutputNames, dr.table, dr.names = e.table.outNames, e.table, nil
+			tableFailure = tr.failure
 		case e.logic != nil:
-			v = e.logic.eval(env)
+			dr.Value = e.logic.eval(denv)
 		}
-		if len(rt.Unknown) > 0 {
-			name := rt.Unknown[0]
-			return Result{}, &EvalError{DecisionID: e.id, Variable: name, NoRuleMatched: noMatch[name]}
+		if f := decisionFailure(e.id, rt, u0, e0, true, tableFailure); f != nil {
+			if f.Kind == UnknownVariable {
+				f.NoRuleMatched = noMatch[f.Variable]
+			}
+			return Result{}, f
 		}
-		dr.Value = v
 		if n := len(rt.Warnings); n > w0 {
 			dr.Messages = append([]string(nil), rt.Warnings[w0:n]...)
 		}
 		res.Decisions = append(res.Decisions, dr)
-		ev.slots[e.idx] = slot{v: v, st: stDone}
 		if e == target {
 			break
 		}
-		// merge the result into the shared variable map
+		// merge the result list into the shared variable map
 		rows := dr.Rows()
 		switch {
 		case len(rows) == 0:
 			if e.table != nil {
+				if noMatch == nil {
+					noMatch = map[string]string{}
+				}
 				for _, n := range e.table.outNames {
 					noMatch[n] = e.id
 				}
 			}
-		case len(rows) == 1 && !(e.table != nil && ((e.table.hit == HitCollect && e.table.agg == "") || e.table.hit == HitRuleOrder)):
-			for i := 0; i < rows[0].Len(); i++ {
-				k, kv := rows[0].Entry(i)
-				vars[k] = kv
+		case len(rows) == 1 && !e.mergesAsList():
+			for i, n := range rows[0].Names {
+				vars[n] = rows[0].Values[i]
 			}
 		default:
-			if e.table != nil && e.table.agg != "" {
-				// an aggregated collect has one value
-				vars[e.table.outNames[0]] = v
-				continue
-			}
-			for j, name := range e.table.outNames {
-				col := make([]feel.Value, len(rows))
-				for i, r := range rows {
-					_, col[i] = r.Entry(j)
-				}
-				vars[name] = col
-			}
+			mergeColumns(vars, rows)
 		}
 	}
 	res.Messages = rt.Warnings
 	return res, nil
 }
 
-// operatonScope lists every name an Operaton-mode decision may see: all
-// input data, decision names and decision table output names of the model.
+// mergesAsList reports whether Operaton merges even a single row of the
+// decision's result as lists: COLLECT without aggregation and RULE ORDER.
+func (e *element) mergesAsList() bool {
+	return e.table != nil && ((e.table.hit == HitCollect && e.table.agg == "") || e.table.hit == HitRuleOrder)
+}
+
+// mergeColumns puts, for every output name of the rows, the list of its
+// values over the rows that have it into vars.
+func mergeColumns(vars map[string]feel.Value, rows []Row) {
+	done := map[string]bool{}
+	for _, r := range rows {
+		for _, n := range r.Names {
+			if done[n] {
+				continue
+			}
+			done[n] = true
+			col := make([]feel.Value, 0, len(rows))
+			for _, r2 := range rows {
+				if v, ok := r2.Get(n); ok {
+					col = append(col, v)
+				}
+			}
+			vars[n] = col
+		}
+	}
+}
+
+// feelValues reports whether every value of the map is a FEEL value
+// ToValue would return unchanged (lists and contexts are not checked, so
+// they count as not).
+func feelValues(m map[string]any) bool {
+	for _, v := range m {
+		switch v.(type) {
+		case nil, *apd.Decimal, string, bool, feel.Date, feel.Time, feel.DateTime, feel.Duration, feel.YearsMonths:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// operatonOrder lists the decisions Operaton evaluates for e: its required
+// decisions depth-first in document order, each once, then e.
+func (e *element) operatonOrder() []*element {
+	var order []*element
+	seen := map[*element]bool{}
+	var visit func(x *element)
+	visit = func(x *element) {
+		if seen[x] {
+			return
+		}
+		seen[x] = true
+		for _, r := range x.reqs {
+			if r.kind == kDecision {
+				visit(r)
+			}
+		}
+		order = append(order, x)
+	}
+	visit(e)
+	return order
+}
+
+// operatonScope lists every name an Operaton-mode decision may see, so that
+// names with spaces or operator characters parse as names: all input data,
+// decision and decision variable names and decision table output names of
+// the model. (Input expressions are expressions, not names; inside input
+// entries the input's value is cellInput, see compiledTable.)
 func (cd *compiledDefs) operatonScope(names []string) []string {
 	seen := map[string]bool{}
 	for _, n := range names {
@@ -173,12 +171,12 @@ func (cd *compiledDefs) operatonScope(names []string) []string {
 	}
 	for _, d := range cd.d.Decisions {
 		add(d.Name)
+		if d.Variable != nil {
+			add(d.Variable.Name)
+		}
 		if dt, ok := d.Logic.(*DecisionTable); ok {
 			for _, o := range dt.Outputs {
 				add(o.Name)
-			}
-			for _, in := range dt.Inputs {
-				add(strings.TrimSpace(in.Expression))
 			}
 		}
 	}

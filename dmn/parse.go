@@ -20,7 +20,9 @@ const (
 	NamespaceDMN14         = "https://www.omg.org/spec/DMN/20211108/MODEL/"
 	NamespaceDMN15         = "https://www.omg.org/spec/DMN/20230324/MODEL/"
 	NamespaceCamundaLegacy = "https://www.camunda.org/schema/1.0/dmn"
-	// NamespaceCamundaExt is the namespace of camunda: extension attributes, which are ignored.
+	// NamespaceCamundaExt is the namespace of camunda: extension attributes.
+	// They are kept as Extensions; evaluation ignores them except
+	// camunda:inputVariable in Operaton mode.
 	NamespaceCamundaExt = "http://camunda.org/schema/1.0/dmn"
 )
 
@@ -66,18 +68,23 @@ func Parse(r io.Reader) (*Definitions, error) {
 
 // ParseBytes is Parse on a byte slice.
 func ParseBytes(data []byte) (defs *Definitions, err error) {
+	positions, perr := scanXML(data)
+	if perr != nil {
+		return nil, perr
+	}
 	doc := etree.NewDocument()
 	doc.ReadSettings.Permissive = false
 	if err := doc.ReadFromBytes(data); err != nil {
-		pe := &ParseError{Msg: "invalid XML: " + err.Error()}
+		// scanXML accepted the document, so this is not expected; keep
+		// whatever position there is
+		pe := &ParseError{Line: 1, Column: 1, Msg: "invalid XML: " + err.Error()}
 		var se *xml.SyntaxError
 		if errors.As(err, &se) {
-			pe.Line = se.Line
-			pe.Msg = "invalid XML: " + se.Msg
+			pe.Line, pe.Msg = se.Line, "invalid XML: "+se.Msg
 		}
 		return nil, pe
 	}
-	p := &xmlParser{positions: elementPositions(data)}
+	p := &xmlParser{positions: positions}
 	p.index(doc.Root())
 	defer func() {
 		if r := recover(); r != nil {
@@ -97,37 +104,98 @@ type xmlParser struct {
 	ns        string
 }
 
-// elementPositions records the start-tag position of every element in
-// document order (etree does not keep positions).
-func elementPositions(data []byte) []Pos {
-	var lineStarts []int
-	lineStarts = append(lineStarts, 0)
+// lineIndex maps byte offsets to 1-based lines and columns.
+type lineIndex []int // offsets at which lines start
+
+func newLineIndex(data []byte) lineIndex {
+	li := lineIndex{0}
 	for i, c := range data {
 		if c == '\n' {
-			lineStarts = append(lineStarts, i+1)
+			li = append(li, i+1)
 		}
+	}
+	return li
+}
+
+func (li lineIndex) pos(off int) Pos {
+	line := sort.Search(len(li), func(i int) bool { return li[i] > off })
+	return Pos{Line: line, Column: off - li[line-1] + 1}
+}
+
+// scanXML checks that data is well-formed XML with one root element and
+// records the start-tag position of every element in document order
+// (etree keeps no positions). A well-formedness error is a *ParseError
+// positioned at the tag that does not match (end tags, a second root) or
+// where the decoder stopped reading (everything else; the end of the
+// input for a document cut short).
+func scanXML(data []byte) ([]Pos, *ParseError) {
+	li := newLineIndex(data)
+	fail := func(off int, format string, args ...any) ([]Pos, *ParseError) {
+		p := li.pos(min(max(off, 0), len(data)))
+		return nil, &ParseError{Line: p.Line, Column: p.Column, Msg: "invalid XML: " + fmt.Sprintf(format, args...)}
 	}
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	dec.Strict = true
 	var out []Pos
+	var open []xml.Name // elements not yet closed
+	roots := 0
 	for {
-		off := dec.InputOffset()
+		off := int(dec.InputOffset())
 		tok, err := dec.RawToken()
-		if err != nil {
+		if err == io.EOF {
+			if len(open) > 0 {
+				return fail(len(data), "unexpected end of input: <%s> is not closed", qname(open[len(open)-1]))
+			}
 			break
 		}
-		if _, ok := tok.(xml.StartElement); ok {
-			// skip leading white space the offset may include
-			o := int(off)
-			for o < len(data) && data[o] != '<' {
-				o++
+		if err != nil {
+			end := int(dec.InputOffset())
+			var se *xml.SyntaxError
+			if errors.As(err, &se) {
+				msg := se.Msg
+				if end < len(data) || msg != "unexpected EOF" {
+					end-- // the last byte read
+				}
+				return fail(end, "%s", msg)
 			}
-			line := sort.Search(len(lineStarts), func(i int) bool { return lineStarts[i] > o })
-			col := o - lineStarts[line-1] + 1
-			out = append(out, Pos{Line: line, Column: col})
+			return fail(end, "%v", err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if len(open) == 0 {
+				roots++
+				if roots > 1 {
+					return fail(off, "<%s> after the root element", qname(t.Name))
+				}
+			}
+			open = append(open, t.Name)
+			out = append(out, li.pos(off))
+		case xml.EndElement:
+			if len(open) == 0 {
+				return fail(off, "unexpected end tag </%s>", qname(t.Name))
+			}
+			if top := open[len(open)-1]; top != t.Name {
+				return fail(off, "element <%s> closed by </%s>", qname(top), qname(t.Name))
+			}
+			open = open[:len(open)-1]
+		case xml.CharData:
+			if len(open) == 0 && len(bytes.TrimSpace(t)) > 0 {
+				return fail(off, "text outside the root element")
+			}
 		}
 	}
-	return out
+	if roots == 0 {
+		p := li.pos(len(data))
+		return nil, &ParseError{Line: p.Line, Column: p.Column, Msg: "empty document"}
+	}
+	return out, nil
+}
+
+func qname(n xml.Name) string {
+	if n.Space != "" {
+		return n.Space + ":" + n.Local
+	}
+	return n.Local
 }
 
 func (p *xmlParser) index(root *etree.Element) {
@@ -192,6 +260,22 @@ func attr(e *etree.Element, name string) string {
 	return ""
 }
 
+// extensions returns e's attributes outside the model namespace.
+func (p *xmlParser) extensions(e *etree.Element) Extensions {
+	var out Extensions
+	for _, a := range e.Attr {
+		if a.Space == "" || a.Space == "xmlns" {
+			continue // DMN's own attributes and namespace declarations
+		}
+		ns := a.NamespaceURI()
+		if ns == p.ns || ns == "" {
+			continue
+		}
+		out = append(out, xml.Attr{Name: xml.Name{Space: ns, Local: a.Key}, Value: a.Value})
+	}
+	return out
+}
+
 func hasAttr(e *etree.Element, name string) bool {
 	for _, a := range e.Attr {
 		if a.Key == name && a.Space == "" {
@@ -227,7 +311,8 @@ func (p *xmlParser) definitions(root *etree.Element) *Definitions {
 	}
 	d := &Definitions{
 		ID: attr(root, "id"), Name: attr(root, "name"), Namespace: attr(root, "namespace"), Version: v,
-		ExpressionLanguage: attr(root, "expressionLanguage"), TypeLanguage: attr(root, "typeLanguage"), Pos: p.pos(root),
+		ExpressionLanguage: attr(root, "expressionLanguage"), TypeLanguage: attr(root, "typeLanguage"),
+		Extensions: p.extensions(root), Pos: p.pos(root),
 	}
 	for _, c := range root.ChildElements() {
 		if !p.inModel(c) {
@@ -240,7 +325,7 @@ func (p *xmlParser) definitions(root *etree.Element) *Definitions {
 		case "itemDefinition":
 			d.ItemDefinitions = append(d.ItemDefinitions, p.itemDefinition(c))
 		case "inputData":
-			d.InputData = append(d.InputData, &InputData{ID: attr(c, "id"), Name: p.requireName(c), Variable: p.variable(c), Pos: p.pos(c)})
+			d.InputData = append(d.InputData, &InputData{ID: attr(c, "id"), Name: p.requireName(c), Variable: p.variable(c), Extensions: p.extensions(c), Pos: p.pos(c)})
 		case "decision":
 			d.Decisions = append(d.Decisions, p.decision(c))
 		case "businessKnowledgeModel":
@@ -317,7 +402,7 @@ func hrefs(p *xmlParser, e *etree.Element, reqTag, refTag string) []string {
 }
 
 func (p *xmlParser) decision(e *etree.Element) *Decision {
-	d := &Decision{ID: attr(e, "id"), Name: p.requireName(e), Variable: p.variable(e), Pos: p.pos(e)}
+	d := &Decision{ID: attr(e, "id"), Name: p.requireName(e), Variable: p.variable(e), Extensions: p.extensions(e), Pos: p.pos(e)}
 	d.RequiredDecisions = hrefs(p, e, "informationRequirement", "requiredDecision")
 	d.RequiredInputs = hrefs(p, e, "informationRequirement", "requiredInput")
 	d.RequiredKnowledge = hrefs(p, e, "knowledgeRequirement", "requiredKnowledge")
@@ -326,7 +411,7 @@ func (p *xmlParser) decision(e *etree.Element) *Decision {
 }
 
 func (p *xmlParser) bkm(e *etree.Element) *BKM {
-	b := &BKM{ID: attr(e, "id"), Name: p.requireName(e), Variable: p.variable(e), Pos: p.pos(e)}
+	b := &BKM{ID: attr(e, "id"), Name: p.requireName(e), Variable: p.variable(e), Extensions: p.extensions(e), Pos: p.pos(e)}
 	b.RequiredKnowledge = hrefs(p, e, "knowledgeRequirement", "requiredKnowledge")
 	if el := p.child(e, "encapsulatedLogic"); el != nil {
 		b.Logic = p.functionDefinition(el)
@@ -335,7 +420,7 @@ func (p *xmlParser) bkm(e *etree.Element) *BKM {
 }
 
 func (p *xmlParser) decisionService(e *etree.Element) *DecisionService {
-	ds := &DecisionService{ID: attr(e, "id"), Name: p.requireName(e), Variable: p.variable(e), Pos: p.pos(e)}
+	ds := &DecisionService{ID: attr(e, "id"), Name: p.requireName(e), Variable: p.variable(e), Extensions: p.extensions(e), Pos: p.pos(e)}
 	refs := func(tag string) []string {
 		var out []string
 		for _, c := range p.children(e, tag) {
@@ -370,7 +455,7 @@ func (p *xmlParser) findExpression(e *etree.Element) Expression {
 }
 
 func (p *xmlParser) base(e *etree.Element) ExprBase {
-	return ExprBase{ID: attr(e, "id"), TypeRef: attr(e, "typeRef"), Pos: p.pos(e)}
+	return ExprBase{ID: attr(e, "id"), TypeRef: attr(e, "typeRef"), Extensions: p.extensions(e), Pos: p.pos(e)}
 }
 
 func (p *xmlParser) expression(e *etree.Element) Expression {
@@ -479,7 +564,7 @@ func (p *xmlParser) decisionTable(e *etree.Element) *DecisionTable {
 		p.fail(e, "unknown aggregation %q", dt.Aggregation)
 	}
 	for _, in := range p.children(e, "input") {
-		ic := &InputClause{ID: attr(in, "id"), Label: attr(in, "label"), Pos: p.pos(in)}
+		ic := &InputClause{ID: attr(in, "id"), Label: attr(in, "label"), Extensions: p.extensions(in), Pos: p.pos(in)}
 		if ie := p.child(in, "inputExpression"); ie != nil {
 			ic.Expression = p.textOf(ie)
 			ic.TypeRef = attr(ie, "typeRef")
@@ -492,7 +577,7 @@ func (p *xmlParser) decisionTable(e *etree.Element) *DecisionTable {
 		dt.Inputs = append(dt.Inputs, ic)
 	}
 	for _, out := range p.children(e, "output") {
-		oc := &OutputClause{ID: attr(out, "id"), Name: attr(out, "name"), Label: attr(out, "label"), TypeRef: attr(out, "typeRef"), Pos: p.pos(out)}
+		oc := &OutputClause{ID: attr(out, "id"), Name: attr(out, "name"), Label: attr(out, "label"), TypeRef: attr(out, "typeRef"), Extensions: p.extensions(out), Pos: p.pos(out)}
 		if ov := p.child(out, "outputValues"); ov != nil {
 			oc.OutputValues = p.textOf(ov)
 		}
@@ -505,7 +590,7 @@ func (p *xmlParser) decisionTable(e *etree.Element) *DecisionTable {
 		p.fail(e, "decision table without output")
 	}
 	for _, r := range p.children(e, "rule") {
-		rule := &Rule{ID: attr(r, "id"), Pos: p.pos(r)}
+		rule := &Rule{ID: attr(r, "id"), Extensions: p.extensions(r), Pos: p.pos(r)}
 		for _, ie := range p.children(r, "inputEntry") {
 			rule.InputEntries = append(rule.InputEntries, p.textOf(ie))
 		}

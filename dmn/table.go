@@ -1,7 +1,9 @@
 package dmn
 
 import (
+	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/regelkit/regelkit/dmn/feel"
@@ -19,23 +21,39 @@ type compiledTable struct {
 	dt          *DecisionTable
 	hit         HitPolicy
 	agg         string
+	operaton    bool // Operaton mode: see evalRules and Rows
 	inputs      []boxed
 	inputValues []*feel.Tests // nil entries: no restriction
 	inputTypes  []*feel.Type
-	entries     [][]*feel.Tests // per rule, per input
-	outputs     [][]boxed       // per rule, per output
-	outNames    []string
-	outTypes    []*feel.Type
-	outValues   []*feel.Tests
-	defaults    []boxed // nil when no output has a default
-	decName     string
+	entries     [][]*feel.Tests // per rule, per input; nil: did not compile (see broken)
+	broken      map[[2]int]Problem
+	outputs     [][]boxed // per rule, per output
+	// omit marks, per rule and output, empty output entries, which
+	// Operaton leaves out of the rule's result; nil for a rule without any
+	// (and for the whole table outside Operaton mode)
+	omit      [][]bool
+	outNames  []string
+	outTypes  []*feel.Type
+	outValues []*feel.Tests
+	defaults  []boxed // nil when no output has a default
+	decName   string
 }
 
+// cellInput is the name of an input's value inside its input entries in
+// Camunda 7 / Operaton, unless camunda:inputVariable names another.
+const cellInput = "cellInput"
+
 func (c *exprCompiler) table(dt *DecisionTable, names []string, decName string, decType *feel.Type) *compiledTable {
-	t := &compiledTable{dt: dt, hit: dt.HitPolicy, agg: dt.Aggregation, decName: decName}
+	operaton := c.cd.m.opts.Operaton
+	t := &compiledTable{dt: dt, hit: dt.HitPolicy, agg: dt.Aggregation, decName: decName, operaton: operaton}
 	scope := c.cd.feelScope(names)
-	for _, in := range dt.Inputs {
+	inputVars := make([]string, len(dt.Inputs))
+	for i, in := range dt.Inputs {
 		t.inputs = append(t.inputs, c.literal(in.Expression, dt, names))
+		inputVars[i] = cellInput
+		if v, ok := in.Extensions.Get(NamespaceCamundaExt, "inputVariable"); ok && strings.TrimSpace(v) != "" {
+			inputVars[i] = strings.TrimSpace(v)
+		}
 		var iv *feel.Tests
 		if in.InputValues != "" {
 			tests, err := feel.CompileUnaryTests(in.InputValues, scope)
@@ -92,39 +110,91 @@ func (c *exprCompiler) table(dt *DecisionTable, names []string, decName string, 
 			t.defaults[i] = c.literal(out.DefaultOutputEntry, dt, names)
 		}
 	}
-	for _, r := range dt.Rules {
-		row := make([]*feel.Tests, len(r.InputEntries))
-		for i, text := range r.InputEntries {
-			tests, err := feel.CompileUnaryTests(text, scope)
+	for r, rule := range dt.Rules {
+		row := make([]*feel.Tests, len(rule.InputEntries))
+		for i, text := range rule.InputEntries {
+			tests, err := c.inputEntry(text, scope, operaton, inputVars[i])
 			if err != nil {
-				c.cd.problem(r.ID, r.Pos, "input entry %q: %v", text, err)
+				if t.broken == nil {
+					t.broken = map[[2]int]Problem{}
+				}
+				t.broken[[2]int{r, i}] = c.cd.problem(rule.ID, rule.Pos, "input entry %q: %v", text, err)
 				tests = nil
 			}
 			row[i] = tests
 		}
 		t.entries = append(t.entries, row)
-		outs := make([]boxed, len(r.OutputEntries))
-		for i, text := range r.OutputEntries {
-			if text == "" {
+		outs := make([]boxed, len(rule.OutputEntries))
+		for i, text := range rule.OutputEntries {
+			if strings.TrimSpace(text) == "" {
 				outs[i] = constExpr{}
+				if operaton {
+					if t.omit == nil {
+						t.omit = make([][]bool, len(dt.Rules))
+					}
+					if t.omit[r] == nil {
+						t.omit[r] = make([]bool, len(rule.OutputEntries))
+					}
+					t.omit[r][i] = true
+				}
 				continue
 			}
-			outs[i] = c.literal(text, dt, names)
+			outs[i] = c.literalIn(text, rule.ID, rule.Pos, names)
 		}
 		t.outputs = append(t.outputs, outs)
 	}
 	return t
 }
 
-func (t *compiledTable) eval(env *feel.Env) feel.Value {
-	v, _ := t.evalRules(env, nil)
-	return v
+// inputEntry compiles the unary tests of an input entry. In Operaton mode
+// the input's value is also available under the input variable's name
+// (cellInput), as in Camunda 7, where it means the same as "?".
+func (c *exprCompiler) inputEntry(text string, scope *feel.Scope, operaton bool, inputVar string) (*feel.Tests, error) {
+	if !operaton {
+		return feel.CompileUnaryTests(text, scope)
+	}
+	ut, err := feel.ParseUnaryTests(text, scope)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range ut.Tests {
+		feel.Inspect(n, func(m feel.Node) bool {
+			if nm, ok := m.(*feel.Name); ok && nm.Name == inputVar {
+				nm.Name = "?"
+			}
+			return true
+		})
+	}
+	return feel.CompileTestsNode(ut, text, scope), nil
 }
 
-// evalRules evaluates the table; matches receives the matched rules when not nil.
-// noMatch reports that no rule matched.
-func (t *compiledTable) evalRules(env *feel.Env, matches *[]RuleMatch) (result feel.Value, noMatch bool) {
+func (t *compiledTable) eval(env *feel.Env) feel.Value {
+	return t.evalRules(env, false).value
+}
+
+// tableResult is the outcome of evaluating a decision table.
+type tableResult struct {
+	value   feel.Value
+	noMatch bool
+	// rules are the matched rules, when asked for; pick is the index of
+	// the result row of a single-hit policy (else -1), order the
+	// indexes in priority order for OUTPUT ORDER
+	rules []RuleMatch
+	pick  int
+	order []int
+	// failure is a violated hit policy or a disallowed value (DecisionID
+	// not set)
+	failure *EvalError
+}
+
+// evalRules evaluates the table; withRules asks for the matched rules.
+// In Operaton mode (as Camunda 7 does) every matching rule's outputs are
+// evaluated, also for FIRST, empty output entries are left out of a
+// rule's result, and an aggregation fails on compound outputs and on
+// values that are not numbers.
+func (t *compiledTable) evalRules(env *feel.Env, withRules bool) tableResult {
 	rt := env.Runtime()
+	res := tableResult{pick: -1}
 	var inBuf [8]feel.Value
 	in := inBuf[:0]
 	if len(t.inputs) > len(inBuf) {
@@ -133,8 +203,10 @@ func (t *compiledTable) evalRules(env *feel.Env, matches *[]RuleMatch) (result f
 	for i, x := range t.inputs {
 		v := x.eval(env)
 		if t.inputValues[i] != nil && !t.inputValues[i].MatchEnv(env, v) {
-			rt.Warnf("decision table %s: input %q value %s is not among the input values", t.decName, t.dt.Inputs[i].Expression, feel.Literal(v))
-			return nil, false
+			res.failure = &EvalError{Kind: DisallowedValue, HitPolicy: t.hit,
+				reason: fmt.Sprintf("input %q value %s is not among the input values", t.dt.Inputs[i].Expression, feel.Literal(v))}
+			rt.Warnf("decision table %s: %s", t.decName, res.failure.reason)
+			return res
 		}
 		in = append(in, v)
 	}
@@ -143,23 +215,33 @@ func (t *compiledTable) evalRules(env *feel.Env, matches *[]RuleMatch) (result f
 	for r, row := range t.entries {
 		ok := true
 		for i, tests := range row {
-			if tests == nil || !tests.MatchEnv(env, in[i]) {
+			if tests == nil {
+				reach(rt, t.broken[[2]int{r, i}])
+				ok = false
+				break
+			}
+			if !tests.MatchEnv(env, in[i]) {
 				ok = false
 				break
 			}
 		}
 		if ok {
 			matched = append(matched, r)
-			if t.hit == HitFirst {
+			if t.hit == HitFirst && !t.operaton {
 				break
 			}
 		}
 	}
 	if len(matched) == 0 {
-		return t.defaultResult(env), true
+		res.value, res.noMatch = t.defaultResult(env), true
+		return res
 	}
-	rows := make([][]feel.Value, len(matched))
-	for k, r := range matched {
+	var rowsBuf [4][]feel.Value
+	rows := rowsBuf[:0]
+	if len(matched) > len(rowsBuf) {
+		rows = make([][]feel.Value, 0, len(matched))
+	}
+	for _, r := range matched {
 		outs := make([]feel.Value, len(t.outputs[r]))
 		for i, o := range t.outputs[r] {
 			v := o.eval(env)
@@ -171,62 +253,125 @@ func (t *compiledTable) evalRules(env *feel.Env, matches *[]RuleMatch) (result f
 				v = cv
 			}
 			if t.outValues[i] != nil && v != nil && !t.outValues[i].MatchEnv(env, v) {
-				rt.Warnf("decision table %s: output %s is not among the output values", t.decName, feel.Literal(v))
-				return nil, false
+				res.failure = &EvalError{Kind: DisallowedValue, HitPolicy: t.hit, Rules: t.ruleNames([]int{r}),
+					reason: fmt.Sprintf("output %s is not among the output values", feel.Literal(v))}
+				rt.Warnf("decision table %s: %s", t.decName, res.failure.reason)
+				return res
 			}
 			outs[i] = v
 		}
-		rows[k] = outs
+		rows = append(rows, outs)
 	}
-	if matches != nil {
+	if withRules {
+		res.rules = make([]RuleMatch, len(matched))
 		for k, r := range matched {
-			*matches = append(*matches, RuleMatch{Index: r, ID: t.dt.Rules[r].ID, Outputs: rows[k]})
+			res.rules[k] = RuleMatch{Index: r, ID: t.dt.Rules[r].ID, Outputs: rows[k]}
 		}
+	}
+	fail := func(v *EvalError) tableResult {
+		res.failure = v
+		res.value = rt.Warnf("decision table %s: %s", t.decName, v.reason)
+		return res
 	}
 	switch t.hit {
 	case HitUnique:
 		if len(matched) > 1 {
-			return rt.Warnf("decision table %s: hit policy UNIQUE, but %d rules match", t.decName, len(matched)), false
+			return fail(t.violation(matched, func(rules string) string {
+				return fmt.Sprintf("hit policy UNIQUE only allows a single rule to match, but %d rules match (%s)", len(matched), rules)
+			}))
 		}
-		return t.rowValue(rows[0]), false
+		res.value, res.pick = t.rowValue(rows[0]), 0
 	case HitFirst:
-		return t.rowValue(rows[0]), false
+		res.value, res.pick = t.rowValue(rows[0]), 0
 	case HitAny:
-		for _, r := range rows[1:] {
-			for i := range r {
-				if eq, ok := feel.Equal(r[i], rows[0][i]).(bool); !ok || !eq {
-					return rt.Warnf("decision table %s: hit policy ANY, but the matching rules disagree", t.decName), false
-				}
+		for k := 1; k < len(rows); k++ {
+			if !t.sameOutputs(matched[0], rows[0], matched[k], rows[k]) {
+				return fail(t.violation(matched, func(rules string) string {
+					return fmt.Sprintf("hit policy ANY only allows matching rules with equal outputs, but %s differ", rules)
+				}))
 			}
 		}
-		return t.rowValue(rows[0]), false
+		res.value, res.pick = t.rowValue(rows[0]), 0
 	case HitPriority:
 		idx := t.sortByPriority(env, rows)
-		return t.rowValue(rows[idx[0]]), false
+		res.value, res.pick = t.rowValue(rows[idx[0]]), idx[0]
 	case HitOutputOrder:
 		idx := t.sortByPriority(env, rows)
 		out := make([]feel.Value, len(idx))
 		for k, i := range idx {
 			out[k] = t.rowValue(rows[i])
 		}
-		return out, false
+		res.value, res.order = out, idx
 	case HitRuleOrder:
-		out := make([]feel.Value, len(rows))
-		for k, r := range rows {
-			out[k] = t.rowValue(r)
-		}
-		return out, false
+		res.value = t.listValue(rows)
 	case HitCollect:
 		if t.agg == "" {
-			out := make([]feel.Value, len(rows))
-			for k, r := range rows {
-				out[k] = t.rowValue(r)
-			}
-			return out, false
+			res.value = t.listValue(rows)
+			break
 		}
-		return t.aggregate(rt, rows), false
+		if t.operaton {
+			if v := t.checkAggregation(matched, rows); v != nil {
+				return fail(v)
+			}
+		}
+		res.value = t.aggregate(rt, matched, rows)
 	}
-	return nil, false
+	return res
+}
+
+func (t *compiledTable) listValue(rows [][]feel.Value) []feel.Value {
+	out := make([]feel.Value, len(rows))
+	for k, r := range rows {
+		out[k] = t.rowValue(r)
+	}
+	return out
+}
+
+// omitted reports whether output i of rule r is left out of its result.
+func (t *compiledTable) omitted(r, i int) bool {
+	return t.omit != nil && t.omit[r] != nil && t.omit[r][i]
+}
+
+// sameOutputs reports whether two matched rules have the same result.
+func (t *compiledTable) sameOutputs(ra int, a []feel.Value, rb int, b []feel.Value) bool {
+	for i := range a {
+		oa, ob := t.omitted(ra, i), t.omitted(rb, i)
+		if oa != ob {
+			return false
+		}
+		if oa {
+			continue
+		}
+		if eq, ok := feel.Equal(a[i], b[i]).(bool); !ok || !eq {
+			return false
+		}
+	}
+	return true
+}
+
+// checkAggregation fails an aggregation as Operaton does: on a rule
+// result with several outputs, and (sum, minimum, maximum) on a value
+// that is not a number.
+func (t *compiledTable) checkAggregation(matched []int, rows [][]feel.Value) *EvalError {
+	for k, r := range matched {
+		n := 0
+		for i := range rows[k] {
+			if !t.omitted(r, i) {
+				n++
+				if _, num := rows[k][i].(*apd.Decimal); !num && t.agg != "COUNT" && rows[k][i] != nil {
+					return t.violation(matched[k:k+1], func(rule string) string {
+						return fmt.Sprintf("aggregation %s needs numbers, but rule %s gives %s", t.agg, rule, feel.Literal(rows[k][i]))
+					})
+				}
+			}
+		}
+		if n > 1 {
+			return t.violation(matched[k:k+1], func(rule string) string {
+				return fmt.Sprintf("aggregation %s needs a single output, but rule %s gives %d", t.agg, rule, n)
+			})
+		}
+	}
+	return nil
 }
 
 func (t *compiledTable) rowValue(row []feel.Value) feel.Value {
@@ -289,17 +434,34 @@ func (t *compiledTable) sortByPriority(env *feel.Env, rows [][]feel.Value) []int
 	return idx
 }
 
-func (t *compiledTable) aggregate(rt *feel.Runtime, rows [][]feel.Value) feel.Value {
+func (t *compiledTable) aggregate(rt *feel.Runtime, matched []int, rows [][]feel.Value) feel.Value {
 	vals := make([]feel.Value, 0, len(rows))
-	for _, r := range rows {
+	count := 0
+	for k, r := range rows {
+		if t.operaton {
+			// Operaton aggregates the rule results that have an output,
+			// counting nulls too
+			for i, v := range r {
+				if !t.omitted(matched[k], i) {
+					count++
+					if v != nil {
+						vals = append(vals, v)
+					}
+				}
+			}
+			continue
+		}
 		v := t.rowValue(r)
 		if v != nil {
 			vals = append(vals, v)
 		}
 	}
+	if !t.operaton {
+		count = len(vals)
+	}
 	switch t.agg {
 	case "COUNT":
-		return feel.Number(int64(len(vals)))
+		return feel.Number(int64(count))
 	case "SUM":
 		if len(vals) == 0 {
 			return nil

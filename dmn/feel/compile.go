@@ -22,6 +22,21 @@ type Runtime struct {
 	// Unknown collects the names of variables that were referenced but not
 	// found (they evaluate to null).
 	Unknown []string
+	// Errors collects what the host records with Fail: conditions that
+	// make the host's evaluation fail instead of giving null (dmn records
+	// an expression that did not compile when evaluation reaches it).
+	Errors []error
+}
+
+// Fail records err in Errors and its text in Warnings, and returns null.
+func (rt *Runtime) Fail(err error) Value {
+	if rt == nil {
+		return nil
+	}
+	if len(rt.Errors) < 100 {
+		rt.Errors = append(rt.Errors, err)
+	}
+	return rt.warn(err.Error())
 }
 
 func (rt *Runtime) warn(msg string) Value {

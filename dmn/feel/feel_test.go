@@ -400,3 +400,18 @@ func cpuTime() time.Duration {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+func TestRuntimeFail(t *testing.T) {
+	rt := &Runtime{}
+	cause := errors.New("host failure")
+	if v := rt.Fail(cause); v != nil {
+		t.Errorf("Fail returned %v, want null", v)
+	}
+	if len(rt.Errors) != 1 || rt.Errors[0] != cause || len(rt.Warnings) != 1 || rt.Warnings[0] != "host failure" {
+		t.Errorf("errors %v, warnings %v", rt.Errors, rt.Warnings)
+	}
+	var nilRT *Runtime
+	if nilRT.Fail(cause) != nil {
+		t.Error("a nil runtime")
+	}
+}
