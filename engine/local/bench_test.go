@@ -140,7 +140,6 @@ func BenchmarkOverheadVsDMNDRD(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	guardInputExpressions(defs) // see the package documentation
 	m, err := dmn.CompileWith(dmn.Options{Operaton: true}, defs)
 	if err != nil {
 		b.Fatal(err)

@@ -5,14 +5,11 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
-	"github.com/beevik/etree"
 	"github.com/regelkit/regelkit/dmn"
 	"github.com/regelkit/regelkit/engine"
 )
@@ -191,43 +188,42 @@ type compiledResource struct {
 	model  *dmn.Model
 	drdKey string
 	order  []*decisionPlan // every decision, in document order
-	byID   map[string]*decisionPlan
-	// problems holds the messages of compile problems (FEEL syntax
-	// errors, unknown types): an evaluation that meets one fails, as
-	// Operaton fails on an expression it cannot parse.
-	problems map[string]bool
-
-	// stepwise is the model with every requirement between decisions
-	// removed, so that each decision evaluates on its own (see
-	// evaluate.go); compiled when first needed.
-	stepwiseOnce  sync.Once
-	stepwise      *dmn.Model
-	stepwiseError error
 }
 
-// decisionPlan is what evaluating one decision needs.
+// decisionPlan is what the engine keeps of one decision: its repository
+// attributes and how to type its outputs.
 type decisionPlan struct {
 	id, name string
-	// evalOrder lists the decisions to evaluate, required ones first
-	// (depth-first post-order, requirements in document order), ending
-	// with this one. Operaton mode only.
-	evalOrder []*decisionPlan
-	// delegate: dmn's own Operaton evaluation of the whole order gives
-	// Operaton's result as long as no required decision's result is
-	// merged differently (checked after each evaluation); false when a
-	// required literal expression's variable is not named like its
-	// decision, which dmn and Operaton name differently.
-	delegate bool
-	table    bool
-	hit      dmn.HitPolicy
-	agg      string
 	outputs  []outputInfo // table outputs, or the one result of other logic
 	// camunda: extension attributes
 	versionTag string
 	historyTTL *int
 }
 
-type outputInfo struct{ name, typeRef string }
+// outputInfo is an output's name and how its numbers are typed.
+type outputInfo struct {
+	name string
+	num  numberType
+}
+
+// numberType is the variable type Operaton gives a number by the output's typeRef.
+type numberType uint8
+
+const (
+	numberAsIs   numberType = iota // Integer or Long when integral, else Double
+	numberDouble                   // typeRef double
+	numberLong                     // typeRef long: Long also when it fits an Integer
+)
+
+func numberTypeOf(typeRef string) numberType {
+	switch strings.ToLower(typeRef) {
+	case "double":
+		return numberDouble
+	case "long":
+		return numberLong
+	}
+	return numberAsIs
+}
 
 func compileResource(r engine.Resource, standard bool) (*compiledResource, error) {
 	defs, err := dmn.ParseBytes(r.Data)
@@ -238,12 +234,10 @@ func compileResource(r engine.Resource, standard bool) (*compiledResource, error
 			de.Line, de.Column, de.ElementID, de.Msg = pe.Line, pe.Column, pe.ElementID, pe.Msg
 			if pe.Element != "" {
 				de.Msg = "<" + pe.Element + ">: " + pe.Msg
-			}
-		}
-		if de.Line == 0 {
-			// dmn does not always know where malformed XML breaks; encoding/xml does
-			if line, msg := xmlSyntaxError(r.Data); line > 0 {
-				de.Line, de.Msg = line, "invalid XML: "+msg
+			} else {
+				// malformed XML: engine/rest's tests still expect no
+				// column here (dmn knows it: pe.Column)
+				de.Column = 0
 			}
 		}
 		return nil, de
@@ -251,219 +245,92 @@ func compileResource(r engine.Resource, standard bool) (*compiledResource, error
 	if len(defs.Decisions) == 0 {
 		return nil, &engine.DeploymentError{Resource: r.Name, Line: defs.Pos.Line, Column: defs.Pos.Column, Msg: "the model has no decision"}
 	}
-	c := &compiledResource{sum: sha256.Sum256(r.Data), xml: string(r.Data), defs: defs, drdKey: defs.ID,
-		byID: map[string]*decisionPlan{}, problems: map[string]bool{}}
+	c := &compiledResource{sum: sha256.Sum256(r.Data), xml: string(r.Data), defs: defs, drdKey: defs.ID}
 	if c.drdKey == "" {
 		c.drdKey = strings.TrimSuffix(r.Name, ".dmn")
 	}
-	camunda := camundaAttributes(r.Data)
+	byID := map[string]*decisionPlan{}
 	for _, d := range defs.Decisions {
 		if d.ID == "" {
 			return nil, &engine.DeploymentError{Resource: r.Name, Line: d.Pos.Line, Column: d.Pos.Column, Msg: fmt.Sprintf("decision %q has no id", d.Name)}
 		}
-		if _, dup := c.byID[d.ID]; dup {
+		if _, dup := byID[d.ID]; dup {
 			return nil, &engine.DeploymentError{Resource: r.Name, Line: d.Pos.Line, Column: d.Pos.Column, ElementID: d.ID, Msg: "two decisions with this id"}
 		}
 		p := &decisionPlan{id: d.ID, name: d.Name}
-		if a, ok := camunda[d.ID]; ok {
-			p.versionTag = a.versionTag
-			p.historyTTL = a.historyTTL
+		p.versionTag, _ = d.Extensions.Get(dmn.NamespaceCamundaExt, "versionTag")
+		if ttl, ok := d.Extensions.Get(dmn.NamespaceCamundaExt, "historyTimeToLive"); ok {
+			if n, err := strconv.Atoi(strings.TrimSpace(ttl)); err == nil {
+				p.historyTTL = &n
+			}
 		}
 		if dt, ok := d.Logic.(*dmn.DecisionTable); ok {
-			p.table, p.hit, p.agg = true, dt.HitPolicy, dt.Aggregation
 			for _, o := range dt.Outputs {
-				name := o.Name
-				if name == "" && len(dt.Outputs) == 1 {
-					name = d.Name // as dmn names a single unnamed output
-				}
-				p.outputs = append(p.outputs, outputInfo{name, o.TypeRef})
+				p.outputs = append(p.outputs, outputInfo{o.Name, numberTypeOf(o.TypeRef)})
 			}
-		} else {
-			// a literal expression's result is named by the decision's variable
-			out := outputInfo{name: d.Name}
-			if d.Variable != nil && d.Variable.Name != "" {
-				out = outputInfo{d.Variable.Name, d.Variable.TypeRef}
-			}
-			p.outputs = []outputInfo{out}
+		} else if d.Variable != nil {
+			p.outputs = []outputInfo{{d.Variable.Name, numberTypeOf(d.Variable.TypeRef)}}
 		}
 		c.order = append(c.order, p)
-		c.byID[d.ID] = p
+		byID[d.ID] = p
 	}
 	if !standard {
-		if err := c.planOperaton(r.Name); err != nil {
+		if err := checkRequirements(defs, r.Name); err != nil {
 			return nil, err
 		}
-		guardInputExpressions(defs)
 	}
 	m, err := dmn.CompileWith(dmn.Options{Operaton: !standard}, defs)
 	if err != nil {
 		return nil, &engine.DeploymentError{Resource: r.Name, Msg: err.Error()}
 	}
 	c.model = m
-	for _, p := range m.Problems() {
-		c.problems[p.Msg] = true
-	}
 	return c, nil
 }
 
-// planOperaton computes every decision's evaluation order: depth-first
-// post-order over its required decisions in document order, each decision
-// once. A requirement on a decision the file does not define, or a cycle,
-// fails the deployment.
-func (c *compiledResource) planOperaton(resource string) error {
-	reqs := map[string][]*decisionPlan{}
-	for _, d := range c.defs.Decisions {
+// checkRequirements fails a deployment, as Operaton does, when a decision
+// requires a decision the file does not define or requires itself
+// through others.
+func checkRequirements(defs *dmn.Definitions, resource string) error {
+	byID := map[string]*dmn.Decision{}
+	for _, d := range defs.Decisions {
+		byID[d.ID] = d
+	}
+	reqs := map[string][]string{}
+	for _, d := range defs.Decisions {
 		for _, h := range d.RequiredDecisions {
 			ns, id := "", h
 			if i := strings.LastIndexByte(h, '#'); i >= 0 {
 				ns, id = h[:i], h[i+1:]
 			}
-			r, ok := c.byID[id]
-			if !ok || (ns != "" && ns != c.defs.Namespace) {
+			if _, ok := byID[id]; !ok || (ns != "" && ns != defs.Namespace) {
 				return &engine.DeploymentError{Resource: resource, Line: d.Pos.Line, Column: d.Pos.Column, ElementID: d.ID,
 					Msg: fmt.Sprintf("required decision %q is not a decision of this model", h)}
 			}
-			reqs[d.ID] = append(reqs[d.ID], r)
+			reqs[d.ID] = append(reqs[d.ID], id)
 		}
 	}
-	for _, target := range c.order {
-		state := map[*decisionPlan]uint8{} // 1 visiting, 2 done
-		var order []*decisionPlan
-		var visit func(p *decisionPlan) error
-		visit = func(p *decisionPlan) error {
-			switch state[p] {
-			case 1:
-				return fmt.Errorf("decision %q requires itself (a cycle through %q)", target.id, p.id)
-			case 2:
-				return nil
-			}
-			state[p] = 1
-			for _, r := range reqs[p.id] {
-				if err := visit(r); err != nil {
-					return err
-				}
-			}
-			state[p] = 2
-			order = append(order, p)
+	state := map[string]uint8{} // 1 visiting, 2 done
+	var visit func(target, id string) error
+	visit = func(target, id string) error {
+		switch state[id] {
+		case 1:
+			return fmt.Errorf("decision %q requires itself (a cycle through %q)", target, id)
+		case 2:
 			return nil
 		}
-		if err := visit(target); err != nil {
-			return &engine.DeploymentError{Resource: resource, ElementID: target.id, Msg: err.Error()}
-		}
-		target.evalOrder = order
-	}
-	return nil
-}
-
-// stepwiseModel compiles (once) the resource with the requirements
-// between decisions removed: evaluating a decision then evaluates just
-// that decision, on the variables it is given.
-func (c *compiledResource) stepwiseModel() (*dmn.Model, error) {
-	c.stepwiseOnce.Do(func() {
-		defs, err := dmn.ParseBytes([]byte(c.xml))
-		if err != nil {
-			c.stepwiseError = err
-			return
-		}
-		guardInputExpressions(defs)
-		for _, d := range defs.Decisions {
-			d.RequiredDecisions = nil
-		}
-		c.stepwise, c.stepwiseError = dmn.CompileWith(dmn.Options{Operaton: true}, defs)
-	})
-	return c.stepwise, c.stepwiseError
-}
-
-// guardInputExpressions wraps decision table input expressions that are
-// not plain names in parentheses. dmn's Operaton mode puts every input
-// expression's text into the FEEL scope as a name (so that undeclared
-// multi-word variable names parse); an expression such as
-// "date(dagVanAanvraag).year" would then parse as one unknown name. A
-// parenthesised expression means the same and cannot be taken for a name.
-func guardInputExpressions(defs *dmn.Definitions) {
-	for _, d := range defs.Decisions {
-		dt, ok := d.Logic.(*dmn.DecisionTable)
-		if !ok {
-			continue
-		}
-		for _, in := range dt.Inputs {
-			if text := strings.TrimSpace(in.Expression); text != "" && !isPlainName(text) {
-				in.Expression = "(" + text + ")"
+		state[id] = 1
+		for _, r := range reqs[id] {
+			if err := visit(target, r); err != nil {
+				return err
 			}
 		}
-	}
-}
-
-var feelKeywords = map[string]bool{"and": true, "or": true, "not": true, "in": true, "between": true, "instance": true,
-	"of": true, "if": true, "then": true, "else": true, "for": true, "some": true, "every": true, "satisfies": true,
-	"return": true, "true": true, "false": true, "null": true, "function": true}
-
-// isPlainName reports whether text can only be a variable name: letters,
-// digits, _ and ? in space-separated words that are not FEEL keywords.
-func isPlainName(text string) bool {
-	for _, w := range strings.Fields(text) {
-		if feelKeywords[w] {
-			return false
-		}
-		for i, r := range w {
-			letter := r == '_' || r == '?' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || r > 127
-			if !letter && !(i > 0 && r >= '0' && r <= '9') {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// xmlSyntaxError returns the line and message of the first XML syntax
-// error in data, or 0.
-func xmlSyntaxError(data []byte) (int, string) {
-	d := xml.NewDecoder(bytes.NewReader(data))
-	for {
-		_, err := d.Token()
-		if err == nil {
-			continue
-		}
-		var se *xml.SyntaxError
-		if errors.As(err, &se) {
-			return se.Line, se.Msg
-		}
-		return 0, ""
-	}
-}
-
-type camundaAttrs struct {
-	versionTag string
-	historyTTL *int
-}
-
-// camundaAttributes reads camunda:versionTag and camunda:historyTimeToLive
-// of each decision (dmn ignores the camunda namespace).
-func camundaAttributes(data []byte) map[string]camundaAttrs {
-	doc := etree.NewDocument()
-	if doc.ReadFromBytes(data) != nil || doc.Root() == nil {
+		state[id] = 2
 		return nil
 	}
-	out := map[string]camundaAttrs{}
-	for _, el := range doc.Root().ChildElements() {
-		if el.Tag != "decision" {
-			continue
+	for _, d := range defs.Decisions {
+		if err := visit(d.ID, d.ID); err != nil {
+			return &engine.DeploymentError{Resource: resource, ElementID: d.ID, Msg: err.Error()}
 		}
-		var a camundaAttrs
-		for _, at := range el.Attr {
-			if at.NamespaceURI() != dmn.NamespaceCamundaExt {
-				continue
-			}
-			switch at.Key {
-			case "versionTag":
-				a.versionTag = at.Value
-			case "historyTimeToLive":
-				if n, err := strconv.Atoi(strings.TrimSpace(at.Value)); err == nil {
-					a.historyTTL = &n
-				}
-			}
-		}
-		out[el.SelectAttrValue("id", "")] = a
 	}
-	return out
+	return nil
 }

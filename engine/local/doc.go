@@ -34,6 +34,13 @@
 // compiled model); a model that does not parse fails the deployment with
 // an *engine.DeploymentError carrying resource, line and column.
 //
+// Evaluation is dmn's Operaton mode (or DMN mode with Options.Standard)
+// in one call: dmn evaluates the required decisions, merges their result
+// lists, builds the result rows by hit policy and reports failures as
+// typed *dmn.EvalError values, which become *engine.EvaluationError. The
+// engine adds the repository (deployments, versions, tenants), the
+// compiled-model cache, and typed variables in and out.
+//
 // Figures (go test -bench . ./engine/local/, 2-core AMD EPYC shared with
 // other jobs, so noisy; medians of interleaved runs are the steadier
 // numbers): a 10-rule UNIQUE table by key, BenchmarkOverheadVsDMN: 1.54 µs
@@ -42,12 +49,4 @@
 // the 4-decision DRD of local-pass step 2, BenchmarkOverheadVsDMNDRD:
 // 8.2 µs against 7.8 µs for dmn's own Operaton mode (5 %). Deploying the
 // three local-pass models (parse and compile): about 18 ms.
-//
-// Required decisions are evaluated by dmn's Operaton mode in one call;
-// where dmn would merge a required decision's result unlike Operaton (a
-// single-hit table with several matching rules, a COUNT over one match)
-// the evaluation is repeated decision by decision on a copy of the model
-// without requirements. Decision table input expressions that are not
-// plain names are parenthesised before compiling, as dmn's Operaton mode
-// would otherwise read the whole text as one variable name.
 package local
