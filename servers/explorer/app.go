@@ -7,10 +7,12 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/regelkit/regelkit/chain"
 	"github.com/regelkit/regelkit/docmgmt"
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/norms"
 	"github.com/regelkit/regelkit/servers/explorer/internal/assets"
+	"github.com/regelkit/regelkit/servers/explorer/internal/chainapi"
 	"github.com/regelkit/regelkit/servers/explorer/internal/dmnvalidation"
 	"github.com/regelkit/regelkit/servers/explorer/internal/docmgmtapi"
 	"github.com/regelkit/regelkit/servers/explorer/internal/normsapi"
@@ -37,11 +39,12 @@ type app struct {
 	kg      *knowledgeGraph
 	engine  engine.Engine
 	// embedded is true when engine is the in-process engine (not a remote Operaton).
-	embedded bool
-	docmgmt  docmgmt.Client
-	assets   *assets.Store // nil without DATABASE_URL
-	shacl    *layered.Checker
-	closers  []func()
+	embedded  bool
+	localPass *chain.FixedChain
+	docmgmt   docmgmt.Client
+	assets    *assets.Store // nil without DATABASE_URL
+	shacl     *layered.Checker
+	closers   []func()
 }
 
 // newApp wires the explorer's dependencies and routes.
@@ -54,6 +57,9 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 	a.kg = kg
 	if a.engine, a.embedded, err = newEngine(ctx, cfg); err != nil {
 		return nil, fmt.Errorf("decision engine: %w", err)
+	}
+	if a.localPass, err = chainapi.LocalPassFromExamples(); err != nil {
+		return nil, fmt.Errorf("local-pass chain: %w", err)
 	}
 	if a.docmgmt, err = newDocmgmt(cfg, logger); err != nil {
 		return nil, fmt.Errorf("document management: %w", err)
@@ -154,6 +160,13 @@ func (a *app) routes() {
 	}
 	// Literal /v1/dmns/... paths before /v1/dmns/{identifier}.
 	dmnvalidation.Register(r)
+	chainapi.Register(r, chainapi.Deps{
+		Resolve:   a.kg.Resolve,
+		Catalog:   &chain.Catalog{Logger: a.logger},
+		Engine:    a.engine,
+		LocalPass: a.localPass,
+		Logger:    a.logger,
+	})
 	normsapi.Register(r, normsapi.Deps{
 		Service:  norms.NewService(norms.Options{Logger: a.logger}),
 		Endpoint: a.kg.def,

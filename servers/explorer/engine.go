@@ -1,17 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io/fs"
-	"path"
 
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/engine/local"
 	"github.com/regelkit/regelkit/engine/operaton"
 	"github.com/regelkit/regelkit/engine/rest"
-	"github.com/regelkit/regelkit/examples"
+	"github.com/regelkit/regelkit/servers/explorer/internal/chainapi"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 	"github.com/regelkit/regelkit/servers/internal/openapi"
 )
@@ -35,15 +32,7 @@ func newEngine(ctx context.Context, cfg *config) (eng engine.Engine, embedded bo
 		return c, false, err
 	}
 	l := local.New(local.Options{Version: "regelkit-" + version})
-	var resources []engine.Resource
-	for _, m := range examples.LocalPass {
-		data, err := fs.ReadFile(examples.FS, m.Path)
-		if err != nil {
-			return nil, false, err
-		}
-		resources = append(resources, engine.Resource{Name: path.Base(m.Path), Data: bytes.Clone(data)})
-	}
-	if _, err := l.Deploy(ctx, engine.NewDeployment{Name: "regelkit-examples", Source: "explorer start-up", Resources: resources}); err != nil {
+	if err := chainapi.DeployLocalPassExamples(ctx, l); err != nil {
 		return nil, false, fmt.Errorf("deploying the example models: %w", err)
 	}
 	return l, true, nil
