@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"time"
@@ -31,15 +32,28 @@ type ErrorBody struct {
 // now is the clock used for envelope timestamps; tests replace it.
 var now = time.Now
 
+// MarshalJSON encodes v like json.Marshal but without HTML escaping, so
+// "->" and "<" reach clients as written, and with a final newline. JSON
+// responses are never embedded in HTML, where the escaping would matter.
+func MarshalJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
 // WriteJSON writes v as JSON with the given status.
 func WriteJSON(w http.ResponseWriter, status int, v any) error {
-	body, err := json.Marshal(v)
+	body, err := MarshalJSON(v)
 	if err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
-	_, err = w.Write(append(body, '\n'))
+	_, err = w.Write(body)
 	return err
 }
 

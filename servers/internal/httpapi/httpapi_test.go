@@ -239,3 +239,14 @@ func TestRoutesAreDocumented(t *testing.T) {
 		t.Errorf("path parameter not derived: %+v", op.Parameters)
 	}
 }
+
+func TestJSONIsNotHTMLEscaped(t *testing.T) {
+	r := httpapi.NewRouter(httpapi.RouterOptions{})
+	r.Handle("GET", "/v1/chain", func(w http.ResponseWriter, req *http.Request) error {
+		return httpapi.WriteData(w, http.StatusOK, map[string]string{"chainId": "A->B", "html": "<b>&</b>"})
+	}, openapi.Operation{})
+	resp := apitest.New(t, r).Get("/v1/chain")
+	if !bytes.Contains(resp.Body, []byte(`"chainId":"A->B"`)) || !bytes.Contains(resp.Body, []byte(`"html":"<b>&</b>"`)) {
+		t.Errorf("body %s", resp.Body)
+	}
+}

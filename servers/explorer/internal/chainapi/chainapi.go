@@ -129,7 +129,11 @@ func (h *handlers) listDMNs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	endpoint, _ := json.Marshal(key)
+	endpoint, err := httpapi.MarshalJSON(key)
+	if err != nil {
+		return err
+	}
+	endpoint = bytes.TrimSuffix(endpoint, []byte("\n"))
 	// {success, data:{dmns, endpoint, cached}, timestamp}, written directly
 	// so the (possibly reused) listing JSON is not parsed again.
 	var buf bytes.Buffer
@@ -157,10 +161,11 @@ func (h *handlers) encodeListing(key string, models []chain.Model) ([]byte, erro
 	if ok && e.first == &models[0] && e.n == len(models) {
 		return e.json, nil
 	}
-	data, err := json.Marshal(models)
+	data, err := httpapi.MarshalJSON(models)
 	if err != nil {
 		return nil, err
 	}
+	data = bytes.TrimSuffix(data, []byte("\n"))
 	h.mu.Lock()
 	if len(h.encoded) >= 64 { // callers name endpoints freely: stay bounded
 		clear(h.encoded)
