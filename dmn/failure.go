@@ -187,35 +187,34 @@ func (r Row) Context() *feel.Context {
 // rule matched. In Operaton mode a row leaves out the outputs whose
 // output entry is empty. Other logic gives one row with the decision's
 // variable name. A decision that failed (Failure) has no rows.
-func (d DecisionResult) Rows() []Row {
-	if d.Failure != nil {
-		return nil
+func (d DecisionResult) Rows() []Row { return d.AppendRows(nil) }
+
+// AppendRows appends the decision's result list (see Rows) to rows and
+// returns the extended slice.
+func (d DecisionResult) AppendRows(rows []Row) []Row {
+	if d.Failure != nil || d.elem == nil {
+		return rows
 	}
-	t := d.table
+	t := d.elem.table
 	if t == nil {
-		if d.names == nil {
-			return nil
-		}
-		return []Row{{Names: d.names, Values: []feel.Value{d.Value}}}
+		return append(rows, Row{Names: d.elem.resultNames, Values: []feel.Value{d.Value}})
 	}
 	if d.NoRuleMatched || len(d.Rules) == 0 {
-		return nil
+		return rows
 	}
 	switch {
 	case t.hit == HitCollect && t.agg != "":
-		return []Row{{Names: t.outNames[:1], Values: []feel.Value{d.Value}}}
+		return append(rows, Row{Names: t.outNames[:1], Values: []feel.Value{d.Value}})
 	case d.pick >= 0:
-		return []Row{t.row(d.Rules[d.pick])}
+		return append(rows, t.row(d.Rules[d.pick]))
 	case d.order != nil:
-		rows := make([]Row, len(d.order))
-		for i, k := range d.order {
-			rows[i] = t.row(d.Rules[k])
+		for _, k := range d.order {
+			rows = append(rows, t.row(d.Rules[k]))
 		}
 		return rows
 	}
-	rows := make([]Row, len(d.Rules))
-	for i, r := range d.Rules {
-		rows[i] = t.row(r)
+	for _, r := range d.Rules {
+		rows = append(rows, t.row(r))
 	}
 	return rows
 }

@@ -12,27 +12,34 @@ import (
 // required decisions in depth-first post-order (requirements in document
 // order), all sharing one variable map into which each result list is
 // merged. A decision that fails fails the evaluation with an *EvalError.
-func (m *Model) evaluateOperaton(ctx context.Context, target *element, inputs map[string]any, opts EvalOptions) (Result, error) {
+func (m *Model) evaluateOperaton(ctx context.Context, target *element, inputs inputSet, opts EvalOptions) (Result, error) {
 	order := target.opOrder
-	// the caller's map is used as it is when nothing is merged into it and
-	// it holds FEEL values only
-	vars := inputs
-	if len(order) > 1 || !feelValues(inputs) {
-		vars = make(map[string]feel.Value, len(inputs)+4*len(order))
-		for k, v := range inputs {
+	rt := &feel.Runtime{Now: opts.Now}
+	var env *feel.Env
+	switch {
+	case inputs.c != nil:
+		env = feel.NewContextEnv(rt, inputs.c)
+	case feelValues(inputs.m):
+		env = feel.NewEnv(rt, inputs.m) // used as it is: nothing is written to it
+	default:
+		vars := make(map[string]feel.Value, len(inputs.m))
+		for k, v := range inputs.m {
 			vars[k] = ToValue(v)
 		}
+		env = feel.NewEnv(rt, vars)
 	}
-	rt := &feel.Runtime{Now: opts.Now}
-	env := feel.NewEnv(rt, vars)
+	// results of required decisions go into merged, a frame over the
+	// inputs, so that they replace inputs of the same name
+	var merged map[string]feel.Value
 	var noMatch map[string]string // output name -> id of the decision that matched no rule
+	var rowBuf [4]Row
 	res := Result{Decisions: make([]DecisionResult, 0, len(order))}
 	for _, e := range order {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
 		w0, u0, e0 := len(rt.Warnings), len(rt.Unknown), len(rt.Errors)
-		dr := DecisionResult{ID: e.id, Name: e.name, names: e.resultNames, pick: -1}
+		dr := DecisionResult{ID: e.id, Name: e.name, elem: e, pick: -1}
 		denv := env
 		if len(e.knows) > 0 {
 			denv = env.WithFrame(e.knowNames, e.knowValues)
@@ -44,7 +51,7 @@ func (m *Model) evaluateOperaton(ctx context.Context, target *element, inputs ma
 		case e.table != nil:
 			tr := e.table.evalRules(denv, true)
 			dr.Value, dr.NoRuleMatched, dr.Rules, dr.pick, dr.order = tr.value, tr.noMatch, tr.rules, tr.pick, tr.order
-			dr.OutputNames, dr.table, dr.names = e.table.outNames, e.table, nil
+			dr.OutputNames = e.table.outNames
 			tableFailure = tr.failure
 		case e.logic != nil:
 			dr.Value = e.logic.eval(denv)
@@ -63,7 +70,7 @@ func (m *Model) evaluateOperaton(ctx context.Context, target *element, inputs ma
 			break
 		}
 		// merge the result list into the shared variable map
-		rows := dr.Rows()
+		rows := dr.AppendRows(rowBuf[:0])
 		switch {
 		case len(rows) == 0:
 			if e.table != nil {
@@ -74,12 +81,18 @@ func (m *Model) evaluateOperaton(ctx context.Context, target *element, inputs ma
 					noMatch[n] = e.id
 				}
 			}
-		case len(rows) == 1 && !e.mergesAsList():
-			for i, n := range rows[0].Names {
-				vars[n] = rows[0].Values[i]
-			}
 		default:
-			mergeColumns(vars, rows)
+			if merged == nil {
+				merged = make(map[string]feel.Value, 4*len(order))
+				env = env.WithVars(merged)
+			}
+			if len(rows) == 1 && !e.mergesAsList() {
+				for i, n := range rows[0].Names {
+					merged[n] = rows[0].Values[i]
+				}
+			} else {
+				mergeColumns(merged, rows)
+			}
 		}
 	}
 	res.Messages = rt.Warnings

@@ -478,3 +478,52 @@ func TestOperatonFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestEvaluateContext: inputs given as a FEEL context evaluate like the
+// same inputs in a map, in both modes.
+func TestEvaluateContext(t *testing.T) {
+	ctx := context.Background()
+	m := mustCompile(t, Options{}, drd)
+	in := feel.NewContext(2)
+	in.Put("Applicant Age", feel.Number(70))
+	in.Put("Start Date", "2024-01-31") // converted against the input's typeRef date
+	res, err := m.EvaluateContext(ctx, "End Date", in, EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fee, _ := res.Value("Fee"); feel.Literal(fee) != "10" {
+		t.Errorf("Fee = %s, want 10", feel.Literal(fee))
+	}
+	if end, _ := res.Value("End Date"); feel.Literal(end) != `date("2024-07-31")` {
+		t.Errorf("End Date = %s", feel.Literal(end))
+	}
+
+	om, err := CompileWith(Options{Operaton: true}, parseFile(t, "testdata/operaton-drd.dmn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in = feel.NewContext(2)
+	in.Put("geboortedatum", "1950-05-01")
+	in.Put("aantal", feel.Number(1))
+	res, err = om.EvaluateContext(ctx, "Korting", in, EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rowsLiteral(res.Main().Rows()); got != `[{kortingPercentage: 25, reden: "seniorenkorting"}]` {
+		t.Errorf("Korting rows = %s", got)
+	}
+	if in.Len() != 2 {
+		t.Errorf("the inputs were changed: %s", feel.Literal(in))
+	}
+	// nor is a map of FEEL values, which is used as it is
+	vars := map[string]any{"geboortedatum": "1950-05-01", "aantal": feel.Number(1)}
+	if _, err := om.Evaluate(ctx, "Korting", vars); err != nil || len(vars) != 2 {
+		t.Errorf("map inputs: %v, now %v", err, vars)
+	}
+	// a required decision's result replaces an input of the same name
+	in.Put("categorie", "jeugd")
+	res, err = om.EvaluateContext(ctx, "Korting", in, EvalOptions{})
+	if err != nil || rowsLiteral(res.Main().Rows()) != `[{kortingPercentage: 25, reden: "seniorenkorting"}]` {
+		t.Errorf("with categorie given: %v, %v", res.Main().Rows(), err)
+	}
+}

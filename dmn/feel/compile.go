@@ -87,6 +87,15 @@ func NewEnv(rt *Runtime, vars map[string]Value) *Env {
 	return &Env{rt: rt, vars: vars}
 }
 
+// NewContextEnv returns a root environment whose variables are the
+// entries of c, evaluating with rt (nil: a fresh Runtime).
+func NewContextEnv(rt *Runtime, c *Context) *Env {
+	if rt == nil {
+		rt = &Runtime{}
+	}
+	return &Env{rt: rt, ctx: c}
+}
+
 // Runtime returns the environment's runtime.
 func (e *Env) Runtime() *Runtime { return e.rt }
 
