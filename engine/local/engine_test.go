@@ -327,10 +327,21 @@ func TestVersionsTenantsAndFiltering(t *testing.T) {
 func TestVariableErrors(t *testing.T) {
 	e := New(Options{})
 	deploy(t, e, one("k", model("k", `<decision id="k" name="k"><literalExpression><text>x</text></literalExpression></decision>`)))
-	_, err := e.Evaluate(context.Background(), "k", "", engine.Variables{"x": {Type: "File", Value: "f"}})
-	var ve *engine.VariableError
-	if !errors.As(err, &ve) || ve.Name != "x" {
-		t.Errorf("got %v", err)
+	// few variables (passed to dmn as a context) and many (as a map)
+	for _, n := range []int{0, 40} {
+		vars := engine.Variables{"x": {Type: "File", Value: "f"}}
+		for i := 0; i < n; i++ {
+			vars[fmt.Sprintf("v%d", i)] = engine.Integer(int32(i))
+		}
+		_, err := e.Evaluate(context.Background(), "k", "", vars)
+		var ve *engine.VariableError
+		if !errors.As(err, &ve) || ve.Name != "x" {
+			t.Errorf("%d more variables: got %v", n, err)
+		}
+		vars["x"] = engine.Integer(7)
+		if res, err := e.Evaluate(context.Background(), "k", "", vars); err != nil || fmt.Sprint(res) != "[map[k:Integer(7)]]" {
+			t.Errorf("%d more variables: %v, %v", n, res, err)
+		}
 	}
 }
 

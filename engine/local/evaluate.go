@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/regelkit/regelkit/dmn"
+	"github.com/regelkit/regelkit/dmn/feel"
 	"github.com/regelkit/regelkit/engine"
 )
 
@@ -32,16 +33,35 @@ func (e *Engine) EvaluateDefinition(ctx context.Context, id string, vars engine.
 	return e.evaluate(ctx, d, vars)
 }
 
+// smallInputs is the number of variables up to which they are passed to
+// dmn as a context (a slice of names and values, looked up by scanning)
+// rather than a map, which costs more to build than it saves in lookups.
+const smallInputs = 16
+
 func (e *Engine) evaluate(ctx context.Context, d *definition, vars engine.Variables) (engine.Result, error) {
-	inputs, err := vars.FEEL()
-	if err != nil {
-		return nil, err
-	}
 	opts := dmn.EvalOptions{}
 	if e.opts.Now != nil {
 		opts.Now = e.opts.Now()
 	}
-	res, err := d.res.model.EvaluateWith(ctx, d.plan.id, inputs, opts)
+	var res dmn.Result
+	var err error
+	if len(vars) <= smallInputs {
+		in := feel.NewContext(len(vars))
+		for name, v := range vars {
+			x, err := v.FEEL()
+			if err != nil {
+				return nil, namedVariableError(name, err)
+			}
+			in.Put(name, x)
+		}
+		res, err = d.res.model.EvaluateContext(ctx, d.plan.id, in, opts)
+	} else {
+		in, verr := vars.FEEL()
+		if verr != nil {
+			return nil, verr
+		}
+		res, err = d.res.model.EvaluateWith(ctx, d.plan.id, in, opts)
+	}
 	if err != nil {
 		return nil, d.failure(ctx, err)
 	}
@@ -56,7 +76,19 @@ func (e *Engine) evaluate(ctx context.Context, d *definition, vars engine.Variab
 			}
 		}
 	}
-	return d.result(ctx, main.Rows())
+	var buf [1]dmn.Row
+	return d.result(ctx, main.AppendRows(buf[:0]))
+}
+
+// namedVariableError names the variable in a conversion error.
+func namedVariableError(name string, err error) error {
+	var ve *engine.VariableError
+	if errors.As(err, &ve) {
+		named := *ve
+		named.Name = name
+		return &named
+	}
+	return err
 }
 
 // failure is the error of a failed evaluation: the context's error when it
