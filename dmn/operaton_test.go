@@ -321,6 +321,11 @@ func TestParseErrorsMalformedXML(t *testing.T) {
 		{"text after the root", ns + "</definitions>\n<x/>", 2, 1, "invalid XML"},
 		{"empty", "", 1, 1, "empty document"},
 		{"bad attribute", ns + "\n<decision name=d/>", 2, 16, "invalid XML"},
+		{"text before the root", "x" + ns + "</definitions>", 1, 1, "invalid XML"},
+	}
+	// a byte order mark and a declared encoding are fine
+	if _, err := ParseBytes([]byte("\uFEFF<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n" + ns + "</definitions>")); err != nil {
+		t.Errorf("byte order mark and encoding: %v", err)
 	}
 	for _, tc := range tests {
 		_, err := ParseBytes([]byte(tc.xml))

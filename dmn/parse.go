@@ -136,6 +136,8 @@ func scanXML(data []byte) ([]Pos, *ParseError) {
 	}
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	dec.Strict = true
+	// as etree reads it: a declared encoding is taken as it is
+	dec.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
 	var out []Pos
 	var open []xml.Name // elements not yet closed
 	roots := 0
@@ -179,7 +181,7 @@ func scanXML(data []byte) ([]Pos, *ParseError) {
 			}
 			open = open[:len(open)-1]
 		case xml.CharData:
-			if len(open) == 0 && len(bytes.TrimSpace(t)) > 0 {
+			if len(open) == 0 && len(bytes.Trim(t, " \t\r\n\uFEFF")) > 0 { // white space or a byte order mark
 				return fail(off, "text outside the root element")
 			}
 		}
