@@ -234,10 +234,6 @@ func compileResource(r engine.Resource, standard bool) (*compiledResource, error
 			de.Line, de.Column, de.ElementID, de.Msg = pe.Line, pe.Column, pe.ElementID, pe.Msg
 			if pe.Element != "" {
 				de.Msg = "<" + pe.Element + ">: " + pe.Msg
-			} else {
-				// malformed XML: engine/rest's tests still expect no
-				// column here (dmn knows it: pe.Column)
-				de.Column = 0
 			}
 		}
 		return nil, de

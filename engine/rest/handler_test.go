@@ -304,7 +304,7 @@ func TestDeployErrors(t *testing.T) {
 		want  check
 	}{
 		{"unparsable XML", "", []part{{"data", "broken.dmn", broken}}, "",
-			check{400, "ParseException", `resource "broken.dmn": line 4: invalid XML`}},
+			check{400, "ParseException", `resource "broken.dmn": line 4, column 3: invalid XML`}},
 		{"no decision", "", []part{{"data", "empty.dmn", noDecision}}, "", check{400, "ParseException", `resource "empty.dmn": line 1, column 1: the model has no decision`}},
 		{"unknown required decision", "", []part{{"data", "req.dmn", badRequirement}}, "",
 			check{400, "ParseException", `resource "req.dmn": line 2, column 3: element "a": required decision "#missing" is not a decision of this model`}},
@@ -333,7 +333,7 @@ func TestDeployErrors(t *testing.T) {
 	body, ct := multipartBody(t, part{"data", "broken.dmn", broken})
 	_, v := s.do("POST", "/engine-rest/deployment/create", ct, body)
 	details := jsonString(t, v.(map[string]any)["details"])
-	if !strings.Contains(details, `"broken.dmn":{"errors":[{`) || !strings.Contains(details, `"message":"invalid XML: element \u003cdecisionTable\u003e closed by \u003c/decision\u003e"`) || !strings.Contains(details, `"line":4`) || !strings.Contains(details, `"column":0`) {
+	if !strings.Contains(details, `"broken.dmn":{"errors":[{`) || !strings.Contains(details, `"message":"invalid XML: element \u003cdecisionTable\u003e closed by \u003c/decision\u003e"`) || !strings.Contains(details, `"line":4`) || !strings.Contains(details, `"column":3`) {
 		t.Errorf("details: %s", details)
 	}
 	// nothing was deployed by the failed requests
