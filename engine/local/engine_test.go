@@ -229,7 +229,7 @@ func TestDeploymentErrors(t *testing.T) {
 		{"cycle", one("cyc", cyc), "requires itself"},
 		{"same key twice", engine.NewDeployment{Resources: []engine.Resource{{Name: "x.dmn", Data: dupA}, {Name: "y.dmn", Data: dupB}}}, `two decisions with the key "same"`},
 		{"not XML", one("junk", []byte("not xml at all")), ""},
-		{"broken XML", one("broken", []byte("<definitions>\n<decision>\n</definitions>")), "line 3: invalid XML: element <decision> closed by </definitions>"},
+		{"broken XML", one("broken", []byte("<definitions>\n<decision>\n</definitions>")), "line 3, column 1: invalid XML: element <decision> closed by </definitions>"},
 		{"not DMN", one("html", []byte("<html/>")), ""},
 	} {
 		_, err := e.Deploy(ctx, tc.nd)
