@@ -250,9 +250,7 @@ func (p *ttlParser) lineTerm(what string, blank, literal bool) Term {
 		p.next()
 		return t
 	case p.tok == tBlank && blank:
-		t := p.blanks.labelled(p.val)
-		p.next()
-		return t
+		return p.labelledBlank()
 	case p.tok == tString && literal:
 		if p.strForm != strDouble {
 			p.errorAtToken("expected string in double quotes, found %s", p.describe())
@@ -409,14 +407,19 @@ func (p *ttlParser) subject() Term {
 	case tIRI, tPName:
 		return p.iri()
 	case tBlank:
-		t := p.blanks.labelled(p.val)
-		p.next()
-		return t
+		return p.labelledBlank()
 	case tLParen:
 		return p.collection()
 	}
 	p.errorAtToken("expected subject (IRI, blank node or collection), found %s", p.describe())
 	return Term{}
+}
+
+// labelledBlank converts the current blank node label and consumes it.
+func (p *ttlParser) labelledBlank() Term {
+	t := p.blanks.labelled(p.val)
+	p.next()
+	return t
 }
 
 // iri converts the current IRIREF or prefixed name and consumes it.
@@ -501,9 +504,7 @@ func (p *ttlParser) object() Term {
 	case tIRI, tPName:
 		return p.iri()
 	case tBlank:
-		t := p.blanks.labelled(p.val)
-		p.next()
-		return t
+		return p.labelledBlank()
 	case tLBracket:
 		p.next()
 		if p.tok == tRBracket {
@@ -634,8 +635,7 @@ func (p *ttlParser) block() {
 			case tIRI, tPName:
 				g = p.iri()
 			case tBlank:
-				g = p.blanks.labelled(p.val)
-				p.next()
+				g = p.labelledBlank()
 			case tLBracket:
 				p.next()
 				p.expect(tRBracket, "']' (graph name '[]')")
@@ -676,8 +676,7 @@ func (p *ttlParser) block() {
 	case tIRI, tPName, tBlank:
 		var s Term
 		if p.tok == tBlank {
-			s = p.blanks.labelled(p.val)
-			p.next()
+			s = p.labelledBlank()
 		} else {
 			s = p.iri()
 		}

@@ -651,12 +651,12 @@ func (p *rxParser) xmlLiteral() string {
 				} else {
 					b.WriteString(` xmlns:` + d.prefix + `="`)
 				}
-				writeC14NAttr(&b, d.ns)
+				writeC14N(&b, d.ns, true)
 				b.WriteByte('"')
 			}
 			for _, a := range attrs {
 				b.WriteString(" " + a.qname + `="`)
-				writeC14NAttr(&b, a.value)
+				writeC14N(&b, a.value, true)
 				b.WriteByte('"')
 			}
 			b.WriteByte('>')
@@ -669,7 +669,7 @@ func (p *rxParser) xmlLiteral() string {
 			declared = declared[:len(declared)-1]
 			names = names[:len(names)-1]
 		case xml.CharData:
-			writeC14NText(&b, string(t))
+			writeC14N(&b, string(t), false)
 		case xml.Comment:
 			// Comments are dropped, as in canonical XML without comments.
 		case xml.ProcInst:
@@ -689,37 +689,24 @@ func qualify(prefix, local string) string {
 	return prefix + ":" + local
 }
 
-func writeC14NText(b *strings.Builder, s string) {
+// writeC14N escapes s as canonical XML does in text or (attr) attribute
+// values.
+func writeC14N(b *strings.Builder, s string, attr bool) {
 	for _, r := range s {
-		switch r {
-		case '&':
+		switch {
+		case r == '&':
 			b.WriteString("&amp;")
-		case '<':
+		case r == '<':
 			b.WriteString("&lt;")
-		case '>':
+		case r == '>' && !attr:
 			b.WriteString("&gt;")
-		case '\r':
-			b.WriteString("&#xD;")
-		default:
-			b.WriteRune(r)
-		}
-	}
-}
-
-func writeC14NAttr(b *strings.Builder, s string) {
-	for _, r := range s {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '"':
+		case r == '"' && attr:
 			b.WriteString("&quot;")
-		case '\t':
+		case r == '\t' && attr:
 			b.WriteString("&#x9;")
-		case '\n':
+		case r == '\n' && attr:
 			b.WriteString("&#xA;")
-		case '\r':
+		case r == '\r':
 			b.WriteString("&#xD;")
 		default:
 			b.WriteRune(r)
