@@ -1,0 +1,9 @@
+// Package examples holds regelkit's example data, embedded so every server
+// runs on it with no external service: the three DMN models of the
+// local-pass chain (models/localpass) and a knowledge graph in Turtle that
+// publishes them with further models, SKOS concepts and one 3-model cycle
+// (knowledge-graph). The data is written for the project; organisations and
+// IRIs under data.regelkit.example are fictional.
+//
+//	data, _ := fs.ReadFile(examples.FS, "models/localpass/SZW_BijstandsnormInformatie.dmn")
+package examples

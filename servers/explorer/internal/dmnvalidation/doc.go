@@ -1,0 +1,7 @@
+// Package dmnvalidation serves POST /v1/dmns/validate, the explorer's
+// unauthenticated DMN validation: it decodes {content}, runs the five check
+// layers of dmn/validate and answers the report in the envelope.
+//
+// The lead wires it into the explorer with dmnvalidation.Register(router),
+// before any /v1/dmns/{identifier} route.
+package dmnvalidation

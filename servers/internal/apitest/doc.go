@@ -1,0 +1,4 @@
+// Package apitest drives a server's real handler chain over real HTTP
+// (httptest.Server) in tests and decodes the envelope, so handler tests
+// assert status, headers and exact JSON fields with little code.
+package apitest
