@@ -250,3 +250,19 @@ func TestJSONIsNotHTMLEscaped(t *testing.T) {
 		t.Errorf("body %s", resp.Body)
 	}
 }
+
+func TestExpectedFailuresAreLoggedWithoutMessage(t *testing.T) {
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewJSONHandler(&logs, nil))
+	r := httpapi.NewRouter(httpapi.RouterOptions{Logger: logger})
+	r.Handle("POST", "/v1/run", func(w http.ResponseWriter, req *http.Request) error {
+		return httpapi.NewError(http.StatusInternalServerError, "EXECUTION_ERROR", "M: value 1980-01-23 not allowed")
+	}, openapi.Operation{})
+	msg := apitest.New(t, r).Post("/v1/run", `{}`).ExpectError(t, 500, "EXECUTION_ERROR")
+	if !strings.Contains(msg, "1980-01-23") {
+		t.Errorf("the client still gets the message: %q", msg)
+	}
+	if strings.Contains(logs.String(), "1980-01-23") || !strings.Contains(logs.String(), "EXECUTION_ERROR") {
+		t.Errorf("log must carry the code, never the message: %s", logs.String())
+	}
+}

@@ -175,10 +175,19 @@ func (rt *Router) fail(w *trackingWriter, r *http.Request, err error) {
 		}
 		apiErr = &Error{Status: http.StatusInternalServerError, Code: CodeInternal, Message: msg, Cause: err}
 	}
-	if apiErr.Status >= 500 {
+	switch {
+	case apiErr.Code == CodeInternal:
+		// Unexpected: the error text is needed to fix it.
 		rt.opts.Logger.ErrorContext(r.Context(), "request failed",
 			"method", r.Method, "path", r.URL.Path, "code", apiErr.Code,
 			"request_id", RequestID(r.Context()), "error", err.Error())
+	case apiErr.Status >= 500:
+		// An expected failure (engine, query, database): its message went to
+		// the client and may quote evaluation details derived from a
+		// person's inputs, so the log gets the code only.
+		rt.opts.Logger.WarnContext(r.Context(), "request failed",
+			"method", r.Method, "path", r.URL.Path, "code", apiErr.Code,
+			"request_id", RequestID(r.Context()))
 	}
 	if w.wrote {
 		rt.opts.Logger.ErrorContext(r.Context(), "handler returned an error after writing its response",
