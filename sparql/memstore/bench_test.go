@@ -3,7 +3,9 @@ package memstore
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -120,4 +122,68 @@ func BenchmarkDiscoveryPairsByIdentifier(b *testing.B) {
   ?in a cpsv:Input ; cpsv:isRequiredBy ?dmn2 ; dct:identifier ?outputVariable ; dct:type ?variableType .
   FILTER(?dmn1 != ?dmn2)
 }`, 20000)
+}
+
+var (
+	valueOnce  sync.Once
+	valueStore *Store
+)
+
+// valueStoreFor holds 20,000 measurements, each with an integer, a
+// decimal, a double and a dateTime, for the benchmarks of comparisons
+// and arithmetic by value.
+func valueStoreFor(b *testing.B) *Store {
+	valueOnce.Do(func() {
+		const ex = "http://example.org/"
+		s := New()
+		var quads []graph.Quad
+		for i := range 20000 {
+			m := graph.IRI(ex + "m" + strconv.Itoa(i))
+			add := func(p string, o graph.Term) { quads = append(quads, graph.Quad{S: m, P: graph.IRI(ex + p), O: o}) }
+			add("n", graph.Literal(strconv.Itoa(i*7919%20000), graph.XSDInteger))
+			add("d", graph.Literal(strconv.Itoa(i%100)+"."+strconv.Itoa(i%7)+"5", graph.XSDDecimal))
+			add("f", graph.Literal(strconv.Itoa(i%1000)+".5E-1", graph.XSDDouble))
+			add("t", graph.Literal(fmt.Sprintf("2024-%02d-%02dT%02d:00:00Z", i%12+1, i%28+1, i%24), graph.XSDDateTime))
+		}
+		s.Add(quads...)
+		valueStore = s
+	})
+	return valueStore
+}
+
+func benchValueQuery(b *testing.B, q string, wantMin int) {
+	s := valueStoreFor(b)
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := s.Select(ctx, q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Solutions) < wantMin {
+			b.Fatalf("%d rows, want at least %d", len(res.Solutions), wantMin)
+		}
+		b.ReportMetric(float64(len(res.Solutions)), "rows")
+	}
+}
+
+// BenchmarkFilterCompare filters 20,000 rows on an integer, a decimal, a
+// double and a dateTime (80,000 comparisons by value).
+func BenchmarkFilterCompare(b *testing.B) {
+	benchValueQuery(b, `PREFIX ex: <http://example.org/> PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
+SELECT ?m WHERE { ?m ex:n ?n ; ex:d ?d ; ex:f ?f ; ex:t ?t
+  FILTER(?n >= 100 && ?d < 90.5 && ?f > 1 && ?t >= "2024-02-01T00:00:00Z"^^xsd:dateTime) }`, 1000)
+}
+
+// BenchmarkOrderByValue sorts 20,000 rows by a decimal and then a double.
+func BenchmarkOrderByValue(b *testing.B) {
+	benchValueQuery(b, `PREFIX ex: <http://example.org/>
+SELECT ?m WHERE { ?m ex:d ?d ; ex:f ?f } ORDER BY ?d DESC(?f)`, 20000)
+}
+
+// BenchmarkArithmetic sums and averages 20,000 integers and decimals after
+// adding and multiplying them.
+func BenchmarkArithmetic(b *testing.B) {
+	benchValueQuery(b, `PREFIX ex: <http://example.org/>
+SELECT (SUM(?n * 2 + ?d) AS ?s) (AVG(?d) AS ?a) WHERE { ?m ex:n ?n ; ex:d ?d }`, 1)
 }
