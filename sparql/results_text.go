@@ -101,73 +101,9 @@ func WriteTSV(w io.Writer, r *Results) error {
 }
 
 func tsvTerm(t graph.Term) string {
-	if t.IsLiteral() && t.Lang == "" {
-		switch t.Datatype {
-		case graph.XSDInteger:
-			if isShortInteger(t.Value) {
-				return t.Value
-			}
-		case graph.XSDDecimal:
-			if isShortDecimal(t.Value) {
-				return t.Value
-			}
-		case graph.XSDDouble:
-			if isShortDouble(t.Value) {
-				return t.Value
-			}
-		}
+	if graph.IsNumericToken(t) {
+		return t.Value
 	}
 	// N-Triples escapes tabs and newlines, as TSV requires.
 	return t.String()
-}
-
-func digits(s string) int {
-	n := 0
-	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
-		n++
-	}
-	return n
-}
-
-func trimSign(s string) string {
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		return s[1:]
-	}
-	return s
-}
-
-func isShortInteger(s string) bool {
-	s = trimSign(s)
-	return s != "" && digits(s) == len(s)
-}
-
-func isShortDecimal(s string) bool {
-	s = trimSign(s)
-	n := digits(s)
-	if n == len(s) || s[n] != '.' {
-		return false
-	}
-	m := digits(s[n+1:])
-	return m > 0 && n+1+m == len(s)
-}
-
-func isShortDouble(s string) bool {
-	s = trimSign(s)
-	e := strings.IndexAny(s, "eE")
-	if e < 0 {
-		return false
-	}
-	mant, exp := s[:e], trimSign(s[e+1:])
-	if exp == "" || digits(exp) != len(exp) {
-		return false
-	}
-	n := digits(mant)
-	if n == len(mant) {
-		return n > 0
-	}
-	if mant[n] != '.' {
-		return false
-	}
-	m := digits(mant[n+1:])
-	return n+1+m == len(mant) && n+m > 0
 }

@@ -21,6 +21,21 @@
 // and Count cover the common lookups. A Dataset is a default graph plus
 // named graphs; Prefixes is an ordered prefix map.
 //
+// # Literal values
+//
+// xsd.go is regelkit's one implementation of XSD literal semantics, shared
+// by SHACL (sh:datatype, the range and property-pair constraints) and the
+// SPARQL engine (operators, functions, casts, ORDER BY). WellFormed checks
+// a literal's lexical form against its datatype (the numeric types with
+// the bounds of the derived integer types, boolean, the date/time,
+// duration and Gregorian types, hexBinary); DecimalString, Float64,
+// BoolValue and ParseDateTime read values; CompareLiterals orders two
+// literals as SPARQL's operators do: numbers across the XSD numeric types
+// with XPath type promotion (integers and decimals exactly), strings by
+// code point, booleans, and date/times with XML Schema's rule that a value
+// without a time zone is ordered against one with a zone only outside
+// ±14 hours. IsNumericToken tells the writers which numbers go bare.
+//
 // # Parsing
 //
 // Parse streams quads to a callback; ParseGraph and ParseDataset collect

@@ -115,3 +115,21 @@ func ExampleDataset() {
 	//     ex:s ex:p "o" .
 	// }
 }
+
+func ExampleCompareLiterals() {
+	xsd := graph.XSD
+	fmt.Println(graph.WellFormed(graph.Literal("128", xsd+"byte")))
+	fmt.Println(graph.WellFormed(graph.Literal("2024-02-29", xsd+"date")))
+	fmt.Println(graph.CompareLiterals(graph.Literal("1", xsd+"integer"), graph.Literal("1.0e0", xsd+"double")))
+	fmt.Println(graph.CompareLiterals(graph.Literal("NaN", xsd+"double"), graph.Literal("1", xsd+"integer")))
+	// Without a time zone the first could be anywhere from 2024-01-01T08:00Z
+	// to 2024-01-02T12:00Z, so its order against noon UTC is unknown.
+	fmt.Println(graph.CompareLiterals(graph.Literal("2024-01-01T22:00:00", xsd+"dateTime"),
+		graph.Literal("2024-01-01T12:00:00Z", xsd+"dateTime")))
+	// Output:
+	// false
+	// true
+	// Equal
+	// Unordered
+	// Incomparable
+}

@@ -371,18 +371,8 @@ func relativeIRI(base, iri string) (string, bool) {
 func (tw *ttlWriter) literal(t Term) {
 	if t.Lang == "" {
 		switch t.Datatype {
-		case XSDInteger:
-			if isTurtleInteger(t.Value) {
-				tw.buf = append(tw.buf, t.Value...)
-				return
-			}
-		case XSDDecimal:
-			if isTurtleDecimal(t.Value) {
-				tw.buf = append(tw.buf, t.Value...)
-				return
-			}
-		case XSDDouble:
-			if isTurtleDouble(t.Value) {
+		case XSDInteger, XSDDecimal, XSDDouble:
+			if IsNumericToken(t) {
 				tw.buf = append(tw.buf, t.Value...)
 				return
 			}
@@ -410,49 +400,4 @@ func (tw *ttlWriter) literal(t Term) {
 		tw.buf = append(tw.buf, "^^"...)
 		tw.iri(t.Datatype)
 	}
-}
-
-func digits(s string) int {
-	n := 0
-	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
-		n++
-	}
-	return n
-}
-
-func trimSign(s string) string {
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		return s[1:]
-	}
-	return s
-}
-
-func isTurtleInteger(s string) bool {
-	s = trimSign(s)
-	return s != "" && digits(s) == len(s)
-}
-
-func isTurtleDecimal(s string) bool {
-	s = trimSign(s)
-	i := digits(s)
-	if i >= len(s) || s[i] != '.' {
-		return false
-	}
-	f := digits(s[i+1:])
-	return f > 0 && i+1+f == len(s)
-}
-
-func isTurtleDouble(s string) bool {
-	s = trimSign(s)
-	n := digits(s)
-	i, f := n, 0
-	if i < len(s) && s[i] == '.' {
-		f = digits(s[i+1:])
-		i += 1 + f
-	}
-	if n+f == 0 || i >= len(s) || s[i] != 'e' && s[i] != 'E' {
-		return false
-	}
-	e := trimSign(s[i+1:])
-	return e != "" && digits(e) == len(e)
 }
