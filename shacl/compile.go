@@ -220,10 +220,10 @@ func init() {
 		{shNodeKind, false, compileNodeKind},
 		{shMinCount, true, compileCount(ccMinCount, func(n, bound int) bool { return n >= bound })},
 		{shMaxCount, true, compileCount(ccMaxCount, func(n, bound int) bool { return n <= bound })},
-		{shMinExclusive, false, compileRange(ccMinExclusive, func(c int) bool { return c > 0 })},
-		{shMinInclusive, false, compileRange(ccMinInclusive, func(c int) bool { return c >= 0 })},
-		{shMaxExclusive, false, compileRange(ccMaxExclusive, func(c int) bool { return c < 0 })},
-		{shMaxInclusive, false, compileRange(ccMaxInclusive, func(c int) bool { return c <= 0 })},
+		{shMinExclusive, false, compileRange(ccMinExclusive, graph.Greater, graph.Greater)},
+		{shMinInclusive, false, compileRange(ccMinInclusive, graph.Greater, graph.Equal)},
+		{shMaxExclusive, false, compileRange(ccMaxExclusive, graph.Less, graph.Less)},
+		{shMaxInclusive, false, compileRange(ccMaxInclusive, graph.Less, graph.Equal)},
 		{shMinLength, false, compileLength(ccMinLength, func(n, bound int) bool { return n >= bound })},
 		{shMaxLength, false, compileLength(ccMaxLength, func(n, bound int) bool { return n <= bound })},
 		{shPattern, false, compilePattern},
@@ -248,10 +248,11 @@ func init() {
 
 // nonNegativeInt reads an xsd:integer parameter value.
 func nonNegativeInt(v graph.Term) (int, error) {
-	if v.Kind != graph.KindLiteral || numericKind(v.Datatype) != exactNumeric || !wellFormed(v) {
+	numeral, ok := graph.DecimalString(v)
+	if !ok || graph.NumericTypeOf(v.Datatype) != graph.NumericInteger {
 		return 0, errors.New("the value must be a non-negative integer")
 	}
-	n, err := strconv.Atoi(strings.TrimPrefix(collapse(v.Value), "+"))
+	n, err := strconv.Atoi(numeral)
 	if err != nil || n < 0 {
 		return 0, errors.New("the value must be a non-negative integer")
 	}
@@ -311,7 +312,7 @@ func compileDatatype(c *compiler, s *shape, dt graph.Term) ([]constraint, error)
 	}
 	d := dt.Value
 	return perValue(ccDatatype, func(r *run, v graph.Term) bool {
-		return v.Kind == graph.KindLiteral && v.Datatype == d && (d == graph.XSDString || wellFormed(v))
+		return v.Datatype == d && graph.WellFormed(v)
 	}), nil
 }
 
@@ -358,14 +359,16 @@ func compileCount(component graph.Term, ok func(n, bound int) bool) func(*compil
 	}
 }
 
-func compileRange(component graph.Term, ok func(c int) bool) func(*compiler, *shape, graph.Term) ([]constraint, error) {
+// compileRange compiles a value range component: a value conforms when it
+// compares to the bound as one of ok1 and ok2 (SPARQL's <, <=, >, >=).
+func compileRange(component graph.Term, ok1, ok2 graph.Comparison) func(*compiler, *shape, graph.Term) ([]constraint, error) {
 	return func(c *compiler, s *shape, bound graph.Term) ([]constraint, error) {
 		if bound.Kind != graph.KindLiteral {
 			return nil, errors.New("the value must be a literal")
 		}
 		return perValue(component, func(r *run, v graph.Term) bool {
-			c, comparable := compareTerms(v, bound)
-			return comparable && ok(c)
+			c := graph.CompareLiterals(v, bound)
+			return c == ok1 || c == ok2
 		}), nil
 	}
 }
@@ -557,8 +560,8 @@ func compilePair(component graph.Term) func(*compiler, *shape, graph.Term) ([]co
 				orEqual := component == ccLessThanOrEquals
 				for _, v := range values {
 					for _, o := range other {
-						c, ok := compareTerms(v, o)
-						if !ok || c > 0 || c == 0 && !orEqual {
+						c := graph.CompareLiterals(v, o)
+						if c != graph.Less && (c != graph.Equal || !orEqual) {
 							out.fail(r, s, component, focus, v)
 							if out.stop() {
 								return

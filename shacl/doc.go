@@ -37,6 +37,11 @@
 // sh:not, sh:and, sh:or, sh:xone or sh:qualifiedValueShape is memoised per
 // (node, shape), and a shape that recursively reaches itself for the same
 // node conforms at the inner visit, so recursive shapes (SHACL leaves them
-// undefined) terminate. sh:pattern uses Go's RE2 syntax, which covers the
+// undefined) terminate. sh:datatype checks the lexical form with
+// graph.WellFormed, and sh:minInclusive and its relatives, sh:lessThan and
+// sh:lessThanOrEquals compare with graph.CompareLiterals, SPARQL's value
+// order (numbers across the XSD numeric types, strings, booleans,
+// date/times with the ±14-hour rule for a missing time zone); values that
+// do not compare, NaN among them, violate the constraint. sh:pattern uses Go's RE2 syntax, which covers the
 // XPath regular expressions in common use (no back-references).
 package shacl
