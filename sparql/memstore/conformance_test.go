@@ -720,9 +720,7 @@ func sameValue(a, b graph.Term) bool {
 		return true
 	}
 	if a.IsLiteral() && b.IsLiteral() && a.Datatype == b.Datatype && isNumericType(a.Datatype) {
-		x, ok1 := parseNum(a)
-		y, ok2 := parseNum(b)
-		return ok1 && ok2 && cmpNum(x, y) == 0
+		return graph.CompareLiterals(a, b) == graph.Equal
 	}
 	return false
 }

@@ -40,6 +40,14 @@
 // Contexts are checked while evaluating, so a deadline stops a runaway
 // query. SERVICE and LOAD are refused (no network).
 //
+// What a literal means comes from package graph, as it does for SHACL:
+// lexical checks (graph.WellFormed, the derived integer types' bounds
+// included), the comparison operators and ORDER BY (graph.CompareLiterals:
+// numeric promotion, NaN unordered, date/times with the ±14-hour time zone
+// rule), and the numerals and doubles the arithmetic starts from
+// (graph.DecimalString, graph.Float64). Arithmetic itself runs here on
+// int64 with an apd decimal fallback (34 digits) and on float64.
+//
 // # Conformance
 //
 // TestW3CConformance runs the W3C suites from ../shared/testsuites/rdf-tests

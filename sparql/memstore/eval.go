@@ -739,11 +739,12 @@ func orderCompare(a, b graph.Term) int {
 	case graph.KindIRI, graph.KindBlank:
 		return strings.Compare(a.Value, b.Value)
 	}
-	if c, err := compareValues(a, b); err == nil {
-		if c != 0 {
-			return c
-		}
-	} else {
+	switch graph.CompareLiterals(a, b) {
+	case graph.Less:
+		return -1
+	case graph.Greater:
+		return 1
+	case graph.Incomparable, graph.Unordered:
 		// incomparable literals: group by datatype, then lexical form
 		if d := strings.Compare(a.Datatype, b.Datatype); d != 0 {
 			if a.Datatype == graph.XSDString {

@@ -17,7 +17,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/cockroachdb/apd/v3"
@@ -121,7 +120,8 @@ func ebv(t graph.Term) (bool, error) {
 	}
 	switch {
 	case t.Datatype == graph.XSDBoolean:
-		return t.Value == "true" || t.Value == "1", nil
+		v, _ := graph.BoolValue(t) // an ill-formed boolean is false
+		return v, nil
 	case t.Datatype == graph.XSDString:
 		return t.Value != "", nil
 	case isNumericType(t.Datatype):
@@ -166,6 +166,16 @@ func (x *exec) isResource(id uint32) bool {
 	return k == graph.KindIRI || k == graph.KindBlank
 }
 
+// isNaN reports whether t is a float or double NaN, the one literal that
+// does not equal itself.
+func isNaN(t graph.Term) bool {
+	if !strings.Contains(t.Value, "NaN") {
+		return false
+	}
+	f, ok := graph.Float64(t)
+	return ok && math.IsNaN(f)
+}
+
 func (x *exec) eval(e *cexpr, b binding, ag active) (graph.Term, error) {
 	switch e.op {
 	case "=", "!=", "SAMETERM":
@@ -178,7 +188,7 @@ func (x *exec) eval(e *cexpr, b binding, ag active) (graph.Term, error) {
 			if err != nil {
 				return graph.Term{}, err
 			}
-			if l == r {
+			if l == r && (e.op == "SAMETERM" || x.isResource(l) || !isNaN(x.term(l))) {
 				return boolTerm(e.op != "!="), nil
 			}
 			if e.op == "SAMETERM" || (x.isResource(l) && x.isResource(r)) {
@@ -365,22 +375,22 @@ func (x *exec) call(e *cexpr, a []graph.Term) (graph.Term, error) {
 		}
 		return boolTerm(eq == (e.op == "=")), nil
 	case "<", ">", "<=", ">=":
-		c, err := compareValues(a[0], a[1])
-		if err != nil || c == 2 {
-			if err == nil && c == 2 {
-				return falseTerm, nil
-			}
+		c := graph.CompareLiterals(a[0], a[1])
+		switch c {
+		case graph.Incomparable:
 			return fail, errType
+		case graph.Unordered:
+			return falseTerm, nil
 		}
 		switch e.op {
 		case "<":
-			return boolTerm(c < 0), nil
+			return boolTerm(c == graph.Less), nil
 		case ">":
-			return boolTerm(c > 0), nil
+			return boolTerm(c == graph.Greater), nil
 		case "<=":
-			return boolTerm(c <= 0), nil
+			return boolTerm(c != graph.Greater), nil
 		}
-		return boolTerm(c >= 0), nil
+		return boolTerm(c != graph.Less), nil
 	case "+", "-", "*", "/":
 		l, ok1 := parseNum(a[0])
 		r, ok2 := parseNum(a[1])
@@ -730,22 +740,22 @@ func roundHalfUp(f float64) float64 { return math.Floor(f + 0.5) }
 
 func roundLike(op string, n num) num {
 	switch n.kind {
-	case nInteger:
+	case graph.NumericInteger:
 		if op == "ABS" {
 			if n.small && n.i < 0 && n.i != math.MinInt64 {
 				return intNum(-n.i)
 			}
 			if !n.small {
 				var r num
-				r.kind = nInteger
+				r.kind = graph.NumericInteger
 				r.d.Abs(&n.d)
 				return r
 			}
 		}
 		return n
-	case nDecimal:
+	case graph.NumericDecimal:
 		var r num
-		r.kind = nDecimal
+		r.kind = graph.NumericDecimal
 		switch op {
 		case "ABS":
 			r.d.Abs(&n.d)
@@ -780,9 +790,11 @@ func equalTerms(a, b graph.Term) (bool, error) {
 	if a.Kind != graph.KindLiteral || b.Kind != graph.KindLiteral {
 		return a == b, nil
 	}
-	c, err := compareValues(a, b)
-	if err == nil {
-		return c == 0, nil
+	switch graph.CompareLiterals(a, b) {
+	case graph.Equal:
+		return true, nil
+	case graph.Less, graph.Greater, graph.Unordered:
+		return false, nil
 	}
 	if a == b {
 		return true, nil
@@ -793,7 +805,7 @@ func equalTerms(a, b graph.Term) (bool, error) {
 		// a language-tagged string never equals another literal
 		return false, nil
 	}
-	if knownType(a) && knownType(b) && a.Datatype != b.Datatype && wellFormed(a) && wellFormed(b) {
+	if knownType(a) && knownType(b) && a.Datatype != b.Datatype && graph.WellFormed(a) && graph.WellFormed(b) {
 		return false, nil
 	}
 	return false, errType
@@ -807,204 +819,71 @@ func knownType(t graph.Term) bool {
 	return isNumericType(t.Datatype)
 }
 
-func wellFormed(t graph.Term) bool {
-	if isNumericType(t.Datatype) {
-		_, ok := parseNum(t)
-		return ok
-	}
-	switch t.Datatype {
-	case graph.XSDBoolean:
-		return t.Value == "true" || t.Value == "false" || t.Value == "1" || t.Value == "0"
-	case graph.XSDDateTime:
-		_, ok := parseDateTime(t.Value)
-		return ok
-	}
-	return true
-}
-
-// compareValues compares two literals by value: 0 equal, -1/1 ordered, 2
-// unordered (NaN); an error when they are not comparable.
-func compareValues(a, b graph.Term) (int, error) {
-	if a.Kind != graph.KindLiteral || b.Kind != graph.KindLiteral {
-		return 0, errType
-	}
-	if an, ok := parseNum(a); ok {
-		if bn, ok := parseNum(b); ok {
-			return cmpNum(an, bn), nil
-		}
-		return 0, errType
-	}
-	switch {
-	case isSimple(a) && isSimple(b):
-		return strings.Compare(a.Value, b.Value), nil
-	case a.Datatype == graph.RDFLangStr && b.Datatype == graph.RDFLangStr:
-		if a.Lang == b.Lang && a.Value == b.Value {
-			return 0, nil
-		}
-		return 0, errType
-	case a.Datatype == graph.XSDBoolean && b.Datatype == graph.XSDBoolean:
-		if !wellFormed(a) || !wellFormed(b) {
-			return 0, errType
-		}
-		av, bv := a.Value == "true" || a.Value == "1", b.Value == "true" || b.Value == "1"
-		switch {
-		case av == bv:
-			return 0, nil
-		case !av:
-			return -1, nil
-		}
-		return 1, nil
-	case a.Datatype == graph.XSDDateTime && b.Datatype == graph.XSDDateTime,
-		a.Datatype == graph.XSDDate && b.Datatype == graph.XSDDate:
-		at, ok1 := parseDateTime(a.Value)
-		bt, ok2 := parseDateTime(b.Value)
-		if !ok1 || !ok2 {
-			return 0, errType
-		}
-		if at.hasTZ != bt.hasTZ {
-			// indeterminate unless 14 hours apart
-			d := at.t.Sub(bt.t)
-			if d > 14*time.Hour {
-				return 1, nil
-			}
-			if d < -14*time.Hour {
-				return -1, nil
-			}
-			return 0, errType
-		}
-		return at.t.Compare(bt.t), nil
-	}
-	if a.Datatype == b.Datatype && a.Value == b.Value && a.Lang == b.Lang {
-		return 0, nil
-	}
-	return 0, errType
-}
-
-type dateTime struct {
-	t     time.Time
-	hasTZ bool
-	tz    string
-	date  bool
-}
-
-func parseDateTime(s string) (dateTime, bool) {
-	var dt dateTime
-	body := s
-	if strings.HasSuffix(body, "Z") {
-		dt.hasTZ, dt.tz = true, "Z"
-		body = body[:len(body)-1]
-	} else if n := len(body); n > 6 && (body[n-6] == '+' || body[n-6] == '-') && body[n-3] == ':' {
-		dt.hasTZ, dt.tz = true, body[n-6:]
-		body = body[:n-6]
-	}
-	layouts := []string{"2006-01-02T15:04:05.999999999", "2006-01-02T15:04:05", "2006-01-02"}
-	for i, l := range layouts {
-		t, err := time.Parse(l, body)
-		if err == nil {
-			if dt.hasTZ && dt.tz != "Z" {
-				sign := 1
-				if dt.tz[0] == '-' {
-					sign = -1
-				}
-				h, _ := strconv.Atoi(dt.tz[1:3])
-				m, _ := strconv.Atoi(dt.tz[4:6])
-				t = t.Add(-time.Duration(sign) * (time.Duration(h)*time.Hour + time.Duration(m)*time.Minute))
-			}
-			dt.t = t
-			dt.date = i == 2
-			return dt, true
-		}
-	}
-	// 24:00:00 is allowed by XSD and means the next day
-	if strings.Contains(body, "T24:00:00") {
-		if t, err := time.Parse("2006-01-02", body[:10]); err == nil {
-			dt.t = t.Add(24 * time.Hour)
-			return dt, true
-		}
-	}
-	return dt, false
-}
-
+// dateTimePart implements the accessors YEAR ... SECONDS, TIMEZONE and TZ
+// of xsd:dateTime (and the date ones of xsd:date).
 func dateTimePart(op string, t graph.Term) (graph.Term, error) {
 	fail := graph.Term{}
-	if t.Kind != graph.KindLiteral || (t.Datatype != graph.XSDDateTime && t.Datatype != graph.XSDDate) {
+	if t.Datatype != graph.XSDDateTime && t.Datatype != graph.XSDDate {
 		return fail, errType
 	}
-	s := t.Value
-	dt, ok := parseDateTime(s)
+	dt, ok := graph.ParseDateTime(t)
 	if !ok {
 		return fail, errType
 	}
-	body := s
-	if dt.hasTZ {
-		body = s[:len(s)-len(dt.tz)]
-	}
-	date, clock, _ := strings.Cut(body, "T")
-	neg := strings.HasPrefix(date, "-")
-	dparts := strings.Split(strings.TrimPrefix(date, "-"), "-")
-	if len(dparts) != 3 {
-		return fail, errType
-	}
-	integer := func(s string) graph.Term {
-		v, _ := strconv.Atoi(s)
-		return graph.Literal(strconv.Itoa(v), graph.XSDInteger)
-	}
+	integer := func(n int) graph.Term { return graph.Literal(strconv.Itoa(n), graph.XSDInteger) }
 	switch op {
 	case "YEAR":
-		y := dparts[0]
-		if neg {
-			y = "-" + y
-		}
-		return integer(y), nil
+		return integer(dt.Year), nil
 	case "MONTH":
-		return integer(dparts[1]), nil
+		return integer(dt.Month), nil
 	case "DAY":
-		return integer(dparts[2]), nil
+		return integer(dt.Day), nil
 	case "TIMEZONE":
-		if !dt.hasTZ {
+		off, ok := dt.ZoneOffset()
+		if !ok {
 			return fail, errType
 		}
-		if dt.tz == "Z" {
-			return graph.Literal("PT0S", graph.XSD+"dayTimeDuration"), nil
-		}
-		h, _ := strconv.Atoi(dt.tz[1:3])
-		m, _ := strconv.Atoi(dt.tz[4:6])
-		d := ""
-		if dt.tz[0] == '-' {
-			d = "-"
-		}
-		d += "PT"
-		if h == 0 && m == 0 {
-			return graph.Literal("PT0S", graph.XSD+"dayTimeDuration"), nil
-		}
-		if h > 0 {
-			d += strconv.Itoa(h) + "H"
-		}
-		if m > 0 {
-			d += strconv.Itoa(m) + "M"
-		}
-		return graph.Literal(d, graph.XSD+"dayTimeDuration"), nil
+		return graph.Literal(zoneDuration(off), graph.XSD+"dayTimeDuration"), nil
 	case "TZ":
-		if !dt.hasTZ {
-			return graph.String(""), nil
-		}
-		return graph.String(dt.tz), nil
+		return graph.String(dt.Zone), nil
 	}
-	cparts := strings.Split(clock, ":")
-	if len(cparts) != 3 {
+	if t.Datatype == graph.XSDDate {
 		return fail, errType
 	}
 	switch op {
 	case "HOURS":
-		return integer(cparts[0]), nil
+		return integer(dt.Hour), nil
 	case "MINUTES":
-		return integer(cparts[1]), nil
+		return integer(dt.Minute), nil
+	}
+	sec := strconv.Itoa(dt.Second)
+	if dt.Fraction != "" {
+		sec += "." + dt.Fraction
 	}
 	var d apd.Decimal
-	if _, _, err := d.SetString(cparts[2]); err != nil {
+	if _, _, err := d.SetString(sec); err != nil {
 		return fail, errType
 	}
 	return graph.Literal(decimalLexical(&d), graph.XSDDecimal), nil
+}
+
+// zoneDuration writes a time zone offset in minutes as an
+// xsd:dayTimeDuration: -PT5H, PT5H30M, PT0S.
+func zoneDuration(minutes int) string {
+	if minutes == 0 {
+		return "PT0S"
+	}
+	d := "PT"
+	if minutes < 0 {
+		d, minutes = "-PT", -minutes
+	}
+	if h := minutes / 60; h > 0 {
+		d += strconv.Itoa(h) + "H"
+	}
+	if m := minutes % 60; m > 0 {
+		d += strconv.Itoa(m) + "M"
+	}
+	return d
 }
 
 // castTo implements the XPath constructor functions for the XSD types
@@ -1027,7 +906,8 @@ func castTo(dt string, v graph.Term) (graph.Term, error) {
 	isStr := v.Datatype == graph.XSDString || v.Datatype == graph.RDFLangStr
 	n, isNum := parseNum(v)
 	isBool := v.Datatype == graph.XSDBoolean
-	if isBool && !wellFormed(v) || isNumericType(v.Datatype) && !isNum {
+	b, boolOK := graph.BoolValue(v)
+	if isBool && !boolOK || isNumericType(v.Datatype) && !isNum {
 		return fail, errType
 	}
 	trimmed := strings.TrimSpace(src)
@@ -1037,21 +917,18 @@ func castTo(dt string, v graph.Term) (graph.Term, error) {
 			return graph.String(xpathString(n)), nil
 		}
 		if isBool {
-			return graph.String(strconv.FormatBool(src == "true" || src == "1")), nil
+			return graph.String(strconv.FormatBool(b)), nil
 		}
 		return graph.String(src), nil
 	case graph.XSDBoolean:
 		switch {
 		case isBool:
-			return boolTerm(src == "true" || src == "1"), nil
+			return boolTerm(b), nil
 		case isNum:
 			return boolTerm(!n.isZero() && !n.isNaN()), nil
 		case isStr:
-			switch trimmed {
-			case "true", "1":
-				return trueTerm, nil
-			case "false", "0":
-				return falseTerm, nil
+			if b, ok := graph.BoolValue(graph.Literal(trimmed, graph.XSDBoolean)); ok {
+				return boolTerm(b), nil
 			}
 		}
 		return fail, errType
@@ -1059,18 +936,17 @@ func castTo(dt string, v graph.Term) (graph.Term, error) {
 		var r num
 		switch {
 		case isBool:
-			if src == "true" || src == "1" {
+			r = intNum(0)
+			if b {
 				r = intNum(1)
-			} else {
-				r = intNum(0)
 			}
 		case isNum:
 			r = n
-			if (n.kind == nFloat || n.kind == nDouble) && (math.IsNaN(n.f) || math.IsInf(n.f, 0)) {
+			if (n.kind == graph.NumericFloat || n.kind == graph.NumericDouble) && (math.IsNaN(n.f) || math.IsInf(n.f, 0)) {
 				return fail, errType
 			}
-			if n.kind == nFloat || n.kind == nDouble {
-				r = num{kind: nDecimal}
+			if n.kind == graph.NumericFloat || n.kind == graph.NumericDouble {
+				r = num{kind: graph.NumericDecimal}
 				if _, err := r.d.SetFloat64(n.f); err != nil {
 					return fail, errType
 				}
@@ -1101,48 +977,49 @@ func castTo(dt string, v graph.Term) (graph.Term, error) {
 			}
 			return graph.Literal(q.Text('f'), graph.XSDInteger), nil
 		}
-		d := num{kind: nDecimal}
+		d := num{kind: graph.NumericDecimal}
 		d.d.Set(r.toDecimal())
 		return d.term(), nil
 	case graph.XSDDouble, graph.XSD + "float":
 		var f float64
 		switch {
 		case isBool:
-			if src == "true" || src == "1" {
+			if b {
 				f = 1
 			}
 		case isNum:
 			f = n.toFloat()
 		case isStr:
-			if !validDouble(trimmed) {
-				return fail, errType
-			}
-			var err error
-			if f, err = parseFloatXSD(trimmed); err != nil {
+			var ok bool
+			if f, ok = graph.Float64(graph.Literal(trimmed, graph.XSDDouble)); !ok {
 				return fail, errType
 			}
 		default:
 			return fail, errType
 		}
 		if dt == graph.XSDDouble {
-			return num{kind: nDouble, f: f}.term(), nil
+			return num{kind: graph.NumericDouble, f: f}.term(), nil
 		}
-		return num{kind: nFloat, f: f}.term(), nil
+		return num{kind: graph.NumericFloat, f: f}.term(), nil
 	case graph.XSDDateTime:
 		if v.Datatype == graph.XSDDateTime || isStr {
-			if _, ok := parseDateTime(trimmed); ok && strings.Contains(trimmed, "T") {
-				return graph.Literal(trimmed, graph.XSDDateTime), nil
+			if t := graph.Literal(trimmed, graph.XSDDateTime); graph.WellFormed(t) {
+				return t, nil
 			}
 		}
 		return fail, errType
 	case graph.XSDDate:
 		if isStr || v.Datatype == graph.XSDDate {
-			if _, err := time.Parse("2006-01-02", trimmed); err == nil {
-				return graph.Literal(trimmed, graph.XSDDate), nil
+			if t := graph.Literal(trimmed, graph.XSDDate); graph.WellFormed(t) {
+				return t, nil
 			}
 		}
-		if v.Datatype == graph.XSDDateTime && len(trimmed) >= 10 {
-			return graph.Literal(trimmed[:10], graph.XSDDate), nil
+		if v.Datatype == graph.XSDDateTime {
+			// the date part and the time zone, as XPath casts
+			if d, ok := graph.ParseDateTime(v); ok {
+				date, _, _ := strings.Cut(trimmed, "T")
+				return graph.Literal(date+d.Zone, graph.XSDDate), nil
+			}
 		}
 		return fail, errType
 	}

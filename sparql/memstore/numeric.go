@@ -11,19 +11,10 @@ import (
 	"github.com/regelkit/regelkit/sparql/graph"
 )
 
-type numKind int
-
-const (
-	nInteger numKind = iota
-	nDecimal
-	nFloat
-	nDouble
-)
-
-// num is a numeric value. Integers use i when small; big integers and
-// decimals use d.
+// num is a numeric value of type kind. Integers use i when small; big
+// integers and decimals use d; floats and doubles use f.
 type num struct {
-	kind  numKind
+	kind  graph.NumericType
 	small bool // integer held in i
 	i     int64
 	d     apd.Decimal
@@ -32,142 +23,38 @@ type num struct {
 
 var decCtx = apd.BaseContext.WithPrecision(34)
 
-var integerTypes = map[string]bool{
-	graph.XSDInteger: true, graph.XSD + "int": true, graph.XSD + "long": true, graph.XSD + "short": true,
-	graph.XSD + "byte": true, graph.XSD + "nonNegativeInteger": true, graph.XSD + "nonPositiveInteger": true,
-	graph.XSD + "positiveInteger": true, graph.XSD + "negativeInteger": true, graph.XSD + "unsignedLong": true,
-	graph.XSD + "unsignedInt": true, graph.XSD + "unsignedShort": true, graph.XSD + "unsignedByte": true,
-}
+func isNumericType(dt string) bool { return graph.NumericTypeOf(dt) != graph.NotNumeric }
 
-func isNumericType(dt string) bool {
-	return integerTypes[dt] || dt == graph.XSDDecimal || dt == graph.XSDDouble || dt == graph.XSD+"float"
-}
-
-func validInteger(s string) bool {
-	s = trimSign(s)
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-func trimSign(s string) string {
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		return s[1:]
-	}
-	return s
-}
-
-func validDecimal(s string) bool {
-	s = trimSign(s)
-	dot := false
-	digitsSeen := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9':
-			digitsSeen = true
-		case c == '.' && !dot:
-			dot = true
-		default:
-			return false
-		}
-	}
-	return digitsSeen
-}
-
-func validDouble(s string) bool {
-	switch s {
-	case "INF", "-INF", "+INF", "NaN":
-		return true
-	}
-	e := strings.IndexAny(s, "eE")
-	if e < 0 {
-		return validDecimal(s)
-	}
-	return validDecimal(s[:e]) && validInteger(s[e+1:])
-}
-
-// parseNum reads a numeric literal; ok is false for non-numeric terms and
-// ill-formed lexical forms.
+// parseNum reads a numeric literal into the evaluation representation:
+// the lexical check and the exact numeral or double come from graph, so
+// the engine agrees with every other user of XSD values. ok is false for
+// non-numeric terms and ill-formed lexical forms.
 func parseNum(t graph.Term) (num, bool) {
-	if t.Kind != graph.KindLiteral {
-		return num{}, false
-	}
-	var n num
-	switch {
-	case integerTypes[t.Datatype]:
-		if !validInteger(t.Value) {
+	n := num{kind: graph.NumericTypeOf(t.Datatype)}
+	switch n.kind {
+	case graph.NumericInteger, graph.NumericDecimal:
+		s, ok := graph.DecimalString(t)
+		if !ok {
 			return n, false
 		}
-		n.kind = nInteger
-		if v, err := strconv.ParseInt(t.Value, 10, 64); err == nil {
-			n.small, n.i = true, v
-			return n, true
+		if n.kind == graph.NumericInteger {
+			if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+				n.small, n.i = true, v
+				return n, true
+			}
 		}
-		if _, _, err := n.d.SetString(t.Value); err != nil {
-			return n, false
-		}
-		return n, true
-	case t.Datatype == graph.XSDDecimal:
-		if !validDecimal(t.Value) {
-			return n, false
-		}
-		n.kind = nDecimal
-		v := t.Value
-		if strings.HasSuffix(v, ".") {
-			v += "0"
-		}
-		if strings.HasPrefix(trimSign(v), ".") {
-			v = strings.Replace(v, ".", "0.", 1)
-		}
-		if _, _, err := n.d.SetString(v); err != nil {
-			return n, false
-		}
-		return n, true
-	case t.Datatype == graph.XSDDouble || t.Datatype == graph.XSD+"float":
-		if !validDouble(t.Value) {
-			return n, false
-		}
-		n.kind = nDouble
-		if t.Datatype != graph.XSDDouble {
-			n.kind = nFloat
-		}
-		f, err := parseFloatXSD(t.Value)
-		if err != nil {
-			return n, false
-		}
+		_, _, err := n.d.SetString(s)
+		return n, err == nil
+	case graph.NumericFloat, graph.NumericDouble:
+		f, ok := graph.Float64(t)
 		n.f = f
-		return n, true
+		return n, ok
 	}
 	return n, false
 }
 
-func parseFloatXSD(s string) (float64, error) {
-	switch s {
-	case "INF", "+INF":
-		return math.Inf(1), nil
-	case "-INF":
-		return math.Inf(-1), nil
-	case "NaN":
-		return math.NaN(), nil
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return f, nil
-		}
-	}
-	return f, err
-}
-
 func (n *num) toDecimal() *apd.Decimal {
-	if n.kind == nInteger && n.small {
+	if n.kind == graph.NumericInteger && n.small {
 		return apd.New(n.i, 0)
 	}
 	return &n.d
@@ -175,9 +62,9 @@ func (n *num) toDecimal() *apd.Decimal {
 
 func (n *num) toFloat() float64 {
 	switch n.kind {
-	case nFloat, nDouble:
+	case graph.NumericFloat, graph.NumericDouble:
 		return n.f
-	case nInteger:
+	case graph.NumericInteger:
 		if n.small {
 			return float64(n.i)
 		}
@@ -186,19 +73,19 @@ func (n *num) toFloat() float64 {
 	return f
 }
 
-func intNum(i int64) num { return num{kind: nInteger, small: true, i: i} }
+func intNum(i int64) num { return num{kind: graph.NumericInteger, small: true, i: i} }
 
 // term returns the canonical literal for n.
 func (n num) term() graph.Term {
 	switch n.kind {
-	case nInteger:
+	case graph.NumericInteger:
 		if n.small {
 			return graph.Literal(strconv.FormatInt(n.i, 10), graph.XSDInteger)
 		}
 		return graph.Literal(n.d.Text('f'), graph.XSDInteger)
-	case nDecimal:
+	case graph.NumericDecimal:
 		return graph.Literal(decimalLexical(&n.d), graph.XSDDecimal)
-	case nFloat:
+	case graph.NumericFloat:
 		return graph.Literal(doubleLexical(float64(float32(n.f)), 32), graph.XSD+"float")
 	}
 	return graph.Literal(doubleLexical(n.f, 64), graph.XSDDouble)
@@ -248,9 +135,9 @@ func doubleLexical(f float64, bitsize int) string {
 // 1e6).
 func xpathString(n num) string {
 	switch n.kind {
-	case nInteger:
+	case graph.NumericInteger:
 		return n.term().Value
-	case nDecimal:
+	case graph.NumericDecimal:
 		s := decimalLexical(&n.d)
 		return strings.TrimSuffix(s, ".0")
 	}
@@ -266,7 +153,7 @@ func xpathString(n num) string {
 		return "0"
 	}
 	bitsize := 64
-	if n.kind == nFloat {
+	if n.kind == graph.NumericFloat {
 		bitsize = 32
 	}
 	if a := math.Abs(f); a >= 1e-6 && a < 1e6 {
@@ -275,18 +162,18 @@ func xpathString(n num) string {
 	return doubleLexical(f, bitsize)
 }
 
-func promote(a, b *num) numKind {
+func promote(a, b *num) graph.NumericType {
 	return max(a.kind, b.kind)
 }
 
 // arith applies + - * / to two numerics (XPath op:numeric-*).
 func arith(op byte, a, b num) (num, bool) {
 	k := promote(&a, &b)
-	if op == '/' && k == nInteger {
-		k = nDecimal
+	if op == '/' && k == graph.NumericInteger {
+		k = graph.NumericDecimal
 	}
 	switch k {
-	case nInteger:
+	case graph.NumericInteger:
 		if a.small && b.small {
 			switch op {
 			case '+':
@@ -305,7 +192,7 @@ func arith(op byte, a, b num) (num, bool) {
 			}
 		}
 		var r num
-		r.kind = nInteger
+		r.kind = graph.NumericInteger
 		if !decOp(op, &r.d, a.toDecimal(), b.toDecimal()) {
 			return r, false
 		}
@@ -313,9 +200,9 @@ func arith(op byte, a, b num) (num, bool) {
 			return intNum(v), true
 		}
 		return r, true
-	case nDecimal:
+	case graph.NumericDecimal:
 		var r num
-		r.kind = nDecimal
+		r.kind = graph.NumericDecimal
 		if !decOp(op, &r.d, a.toDecimal(), b.toDecimal()) {
 			return r, false
 		}
@@ -333,7 +220,7 @@ func arith(op byte, a, b num) (num, bool) {
 	case '/':
 		f = x / y
 	}
-	if k == nFloat {
+	if k == graph.NumericFloat {
 		f = float64(float32(f))
 	}
 	return num{kind: k, f: f}, true
@@ -372,63 +259,36 @@ func decOp(op byte, r, x, y *apd.Decimal) bool {
 	return err == nil
 }
 
-func cmpNum(a, b num) int {
-	k := promote(&a, &b)
-	switch k {
-	case nInteger:
-		if a.small && b.small {
-			switch {
-			case a.i < b.i:
-				return -1
-			case a.i > b.i:
-				return 1
-			}
-			return 0
-		}
-		return a.toDecimal().Cmp(b.toDecimal())
-	case nDecimal:
-		return a.toDecimal().Cmp(b.toDecimal())
-	}
-	x, y := a.toFloat(), b.toFloat()
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	case x == y:
-		return 0
-	}
-	return 2 // NaN: unordered
-}
-
 func (n *num) isZero() bool {
 	switch n.kind {
-	case nInteger:
+	case graph.NumericInteger:
 		if n.small {
 			return n.i == 0
 		}
 		return n.d.IsZero()
-	case nDecimal:
+	case graph.NumericDecimal:
 		return n.d.IsZero()
 	}
 	return n.f == 0
 }
 
-func (n *num) isNaN() bool { return (n.kind == nFloat || n.kind == nDouble) && math.IsNaN(n.f) }
+func (n *num) isNaN() bool {
+	return (n.kind == graph.NumericFloat || n.kind == graph.NumericDouble) && math.IsNaN(n.f)
+}
 
 func (n num) neg() num {
 	switch n.kind {
-	case nInteger:
+	case graph.NumericInteger:
 		if n.small && n.i != math.MinInt64 {
 			return intNum(-n.i)
 		}
 		var r num
-		r.kind = nInteger
+		r.kind = graph.NumericInteger
 		r.d.Neg(n.toDecimal())
 		return r
-	case nDecimal:
+	case graph.NumericDecimal:
 		var r num
-		r.kind = nDecimal
+		r.kind = graph.NumericDecimal
 		r.d.Neg(&n.d)
 		return r
 	}
