@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 	"time"
@@ -786,11 +787,8 @@ func (d DateTime) instant() instant {
 }
 
 func (a instant) cmp(b instant) int {
-	switch {
-	case a.sec < b.sec:
-		return -1
-	case a.sec > b.sec:
-		return 1
+	if c := cmp.Compare(a.sec, b.sec); c != 0 {
+		return c
 	}
 	return strings.Compare(a.frac, b.frac)
 }

@@ -67,8 +67,9 @@ func BenchmarkLoadCatalog(b *testing.B) {
 	}
 }
 
-func benchQuery(b *testing.B, q string, wantMin int) {
-	s := catalogStore(b)
+func benchQuery(b *testing.B, q string, wantMin int) { benchQueryOn(b, catalogStore(b), q, wantMin) }
+
+func benchQueryOn(b *testing.B, s *Store, q string, wantMin int) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -152,19 +153,7 @@ func valueStoreFor(b *testing.B) *Store {
 }
 
 func benchValueQuery(b *testing.B, q string, wantMin int) {
-	s := valueStoreFor(b)
-	ctx := context.Background()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		res, err := s.Select(ctx, q)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(res.Solutions) < wantMin {
-			b.Fatalf("%d rows, want at least %d", len(res.Solutions), wantMin)
-		}
-		b.ReportMetric(float64(len(res.Solutions)), "rows")
-	}
+	benchQueryOn(b, valueStoreFor(b), q, wantMin)
 }
 
 // BenchmarkFilterCompare filters 20,000 rows on an integer, a decimal, a
