@@ -59,8 +59,8 @@ func WellFormed(t Term) bool {
 		ym, _, ok := durationParts(v)
 		return ok && !ym
 	case "yearMonthDuration":
-		_, dt, ok := durationParts(v)
-		return ok && !dt
+		_, dayTime, ok := durationParts(v)
+		return ok && !dayTime
 	case "gYear":
 		return isGregorian(v, "Y")
 	case "gYearMonth":
@@ -91,11 +91,11 @@ func WellFormed(t Term) bool {
 type NumericType uint8
 
 const (
-	NotNumeric     NumericType = iota
-	NumericInteger             // xsd:integer and the twelve types derived from it
-	NumericDecimal             // xsd:decimal
-	NumericFloat               // xsd:float
-	NumericDouble              // xsd:double
+	NotNumeric     NumericType = iota // any other datatype
+	NumericInteger                    // xsd:integer and the twelve types derived from it
+	NumericDecimal                    // xsd:decimal
+	NumericFloat                      // xsd:float
+	NumericDouble                     // xsd:double
 )
 
 // NumericTypeOf returns the numeric type of the datatype IRI datatype, or
@@ -189,10 +189,7 @@ func DecimalString(t Term) (numeral string, ok bool) {
 	switch NumericTypeOf(t.Datatype) {
 	case NumericInteger:
 		s := collapse(t.Value)
-		unsigned := s
-		if s != "" && (s[0] == '+' || s[0] == '-') {
-			unsigned = s[1:]
-		}
+		unsigned := trimSign(s)
 		if unsigned == "" || digits(unsigned) != len(unsigned) {
 			return "", false
 		}
@@ -214,10 +211,7 @@ func DecimalString(t Term) (numeral string, ok bool) {
 // returns s itself, or a part of it, unless a digit must be added before
 // the point.
 func decimalNumeral(s string) (string, bool) {
-	unsigned := s
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		unsigned = s[1:]
-	}
+	unsigned := trimSign(s)
 	i := digits(unsigned)
 	f := -1 // no point
 	if i < len(unsigned) {
@@ -307,17 +301,12 @@ func isFloatLexical(s string) bool {
 	}
 	mant, exp := s, ""
 	if e := strings.IndexAny(s, "eE"); e >= 0 {
-		mant, exp = s[:e], s[e+1:]
-		if exp != "" && (exp[0] == '+' || exp[0] == '-') {
-			exp = exp[1:]
-		}
+		mant, exp = s[:e], trimSign(s[e+1:])
 		if exp == "" || digits(exp) != len(exp) {
 			return false
 		}
 	}
-	if mant != "" && (mant[0] == '+' || mant[0] == '-') {
-		mant = mant[1:]
-	}
+	mant = trimSign(mant)
 	i := digits(mant)
 	if i == len(mant) {
 		return i > 0
@@ -364,18 +353,23 @@ func ParseDateTime(t Term) (DateTime, bool) {
 		return DateTime{}, false
 	}
 	s := collapse(t.Value)
+	var d DateTime
+	ok := false
 	switch t.Datatype[len(XSD):] {
 	case "dateTime":
-		return parseDateTime(s, true, true)
+		d, ok = parseDateTime(s, true, true)
 	case "dateTimeStamp":
-		d, ok := parseDateTime(s, true, true)
-		return d, ok && d.Zone != ""
+		d, ok = parseDateTime(s, true, true)
+		ok = ok && d.Zone != ""
 	case "date":
-		return parseDateTime(s, true, false)
+		d, ok = parseDateTime(s, true, false)
 	case "time":
-		return parseDateTime(s, false, true)
+		d, ok = parseDateTime(s, false, true)
 	}
-	return DateTime{}, false
+	if !ok {
+		return DateTime{}, false
+	}
+	return d, true
 }
 
 // ZoneOffset returns the time zone as minutes east of UTC; ok is false when
@@ -826,10 +820,7 @@ func IsNumericToken(t Term) bool {
 	if t.Kind != KindLiteral || t.Lang != "" {
 		return false
 	}
-	s := t.Value
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		s = s[1:]
-	}
+	s := trimSign(t.Value)
 	i := digits(s)
 	switch t.Datatype {
 	case XSDInteger:
@@ -850,10 +841,7 @@ func IsNumericToken(t Term) bool {
 		if i+f == 0 || n >= len(s) || s[n] != 'e' && s[n] != 'E' {
 			return false
 		}
-		e := s[n+1:]
-		if e != "" && (e[0] == '+' || e[0] == '-') {
-			e = e[1:]
-		}
+		e := trimSign(s[n+1:])
 		return e != "" && digits(e) == len(e)
 	}
 	return false
@@ -870,6 +858,14 @@ func collapse(s string) string {
 }
 
 func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// trimSign removes one leading '+' or '-'.
+func trimSign(s string) string {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		return s[1:]
+	}
+	return s
+}
 
 // digits returns the number of ASCII digits at the start of s.
 func digits(s string) int {
