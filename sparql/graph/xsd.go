@@ -101,21 +101,8 @@ const (
 // NumericTypeOf returns the numeric type of the datatype IRI datatype, or
 // NotNumeric.
 func NumericTypeOf(datatype string) NumericType {
-	if !strings.HasPrefix(datatype, XSD) {
-		return NotNumeric
-	}
-	switch datatype[len(XSD):] {
-	case "integer", "nonPositiveInteger", "negativeInteger", "nonNegativeInteger", "positiveInteger",
-		"long", "int", "short", "byte", "unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte":
-		return NumericInteger
-	case "decimal":
-		return NumericDecimal
-	case "float":
-		return NumericFloat
-	case "double":
-		return NumericDouble
-	}
-	return NotNumeric
+	k, _ := numericType(datatype)
+	return k
 }
 
 // intRange is the value range of a type derived from xsd:integer; a
@@ -127,51 +114,96 @@ type intRange struct {
 	unsignedLongMax bool
 }
 
-func integerRange(local string) intRange {
-	switch local {
-	case "nonPositiveInteger":
-		return intRange{hi: 0, hasHi: true}
-	case "negativeInteger":
-		return intRange{hi: -1, hasHi: true}
-	case "nonNegativeInteger":
-		return intRange{lo: 0, hasLo: true}
-	case "positiveInteger":
-		return intRange{lo: 1, hasLo: true}
-	case "long":
-		return intRange{-1 << 63, 1<<63 - 1, true, true, false}
-	case "int":
-		return intRange{-1 << 31, 1<<31 - 1, true, true, false}
-	case "short":
-		return intRange{-1 << 15, 1<<15 - 1, true, true, false}
-	case "byte":
-		return intRange{-1 << 7, 1<<7 - 1, true, true, false}
-	case "unsignedLong":
-		return intRange{lo: 0, hasLo: true, unsignedLongMax: true}
-	case "unsignedInt":
-		return intRange{0, 1<<32 - 1, true, true, false}
-	case "unsignedShort":
-		return intRange{0, 1<<16 - 1, true, true, false}
-	case "unsignedByte":
-		return intRange{0, 1<<8 - 1, true, true, false}
+// intRanges holds the ranges numericType refers to by index; 0 is
+// unbounded.
+var intRanges = [...]intRange{
+	{},
+	{hi: 0, hasHi: true},                        // 1 nonPositiveInteger
+	{hi: -1, hasHi: true},                       // 2 negativeInteger
+	{lo: 0, hasLo: true},                        // 3 nonNegativeInteger
+	{lo: 1, hasLo: true},                        // 4 positiveInteger
+	{-1 << 63, 1<<63 - 1, true, true, false},    // 5 long
+	{-1 << 31, 1<<31 - 1, true, true, false},    // 6 int
+	{-1 << 15, 1<<15 - 1, true, true, false},    // 7 short
+	{-1 << 7, 1<<7 - 1, true, true, false},      // 8 byte
+	{lo: 0, hasLo: true, unsignedLongMax: true}, // 9 unsignedLong
+	{0, 1<<32 - 1, true, true, false},           // 10 unsignedInt
+	{0, 1<<16 - 1, true, true, false},           // 11 unsignedShort
+	{0, 1<<8 - 1, true, true, false},            // 12 unsignedByte
+}
+
+// numericType classifies a datatype IRI and, for the integer types, names
+// their value range in intRanges, in one switch: it runs for every number
+// an engine reads.
+func numericType(datatype string) (NumericType, uint8) {
+	switch datatype { // the common cases first: one comparison each
+	case XSDInteger:
+		return NumericInteger, 0
+	case XSDDecimal:
+		return NumericDecimal, 0
+	case XSDDouble:
+		return NumericDouble, 0
+	case XSDString, RDFLangStr:
+		return NotNumeric, 0
 	}
-	return intRange{}
+	if !strings.HasPrefix(datatype, XSD) {
+		return NotNumeric, 0
+	}
+	switch datatype[len(XSD):] {
+	case "float":
+		return NumericFloat, 0
+	case "nonPositiveInteger":
+		return NumericInteger, 1
+	case "negativeInteger":
+		return NumericInteger, 2
+	case "nonNegativeInteger":
+		return NumericInteger, 3
+	case "positiveInteger":
+		return NumericInteger, 4
+	case "long":
+		return NumericInteger, 5
+	case "int":
+		return NumericInteger, 6
+	case "short":
+		return NumericInteger, 7
+	case "byte":
+		return NumericInteger, 8
+	case "unsignedLong":
+		return NumericInteger, 9
+	case "unsignedInt":
+		return NumericInteger, 10
+	case "unsignedShort":
+		return NumericInteger, 11
+	case "unsignedByte":
+		return NumericInteger, 12
+	}
+	return NotNumeric, 0
 }
 
 // contains reports whether the integer numeral n ([-]digits) lies in r.
 func (r intRange) contains(n string) bool {
-	if !r.hasLo && !r.hasHi {
-		return true
-	}
-	v, err := strconv.ParseInt(n, 10, 64)
-	if err != nil { // out of the int64 range: only the sign matters
-		if n[0] == '-' {
-			return !r.hasLo
+	neg := n[0] == '-'
+	u := strings.TrimLeft(trimSign(n), "0")
+	var v int64
+	if len(u) <= 18 { // below 10^18, within int64: no need for strconv
+		for i := 0; i < len(u); i++ {
+			v = v*10 + int64(u[i]-'0')
 		}
-		if r.unsignedLongMax {
-			_, err := strconv.ParseUint(n, 10, 64)
-			return err == nil
+		if neg {
+			v = -v
 		}
-		return !r.hasHi
+	} else {
+		var err error
+		if v, err = strconv.ParseInt(n, 10, 64); err != nil { // out of the int64 range
+			if neg {
+				return !r.hasLo
+			}
+			if r.unsignedLongMax {
+				_, err := strconv.ParseUint(u, 10, 64)
+				return err == nil
+			}
+			return !r.hasHi
+		}
 	}
 	return (!r.hasLo || v >= r.lo) && (!r.hasHi || v <= r.hi)
 }
@@ -186,7 +218,7 @@ func DecimalString(t Term) (numeral string, ok bool) {
 	if t.Kind != KindLiteral {
 		return "", false
 	}
-	switch NumericTypeOf(t.Datatype) {
+	switch k, r := numericType(t.Datatype); k {
 	case NumericInteger:
 		s := collapse(t.Value)
 		unsigned := trimSign(s)
@@ -196,7 +228,7 @@ func DecimalString(t Term) (numeral string, ok bool) {
 		if s[0] == '+' {
 			s = unsigned
 		}
-		if !integerRange(t.Datatype[len(XSD):]).contains(s) {
+		if r != 0 && !intRanges[r].contains(s) {
 			return "", false
 		}
 		return s, true
@@ -851,10 +883,10 @@ func IsNumericToken(t Term) bool {
 // lexical form can need it: leading and trailing white space are dropped
 // (white space inside makes the form ill-formed anyway).
 func collapse(s string) string {
-	if s == "" || !isXMLSpace(s[0]) && !isXMLSpace(s[len(s)-1]) {
-		return s
+	if s != "" && (isXMLSpace(s[0]) || isXMLSpace(s[len(s)-1])) {
+		return strings.Trim(s, " \t\r\n")
 	}
-	return strings.Trim(s, " \t\r\n")
+	return s
 }
 
 func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

@@ -35,6 +35,10 @@ func TestWellFormed(t *testing.T) {
 		{"nonNegativeInteger", "-99999999999999999999999", false},
 		{"negativeInteger", "-1", true}, {"negativeInteger", "0", false}, {"negativeInteger", "-99999999999999999999999", true},
 		{"negativeInteger", "99999999999999999999999", false},
+		{"byte", "000000000000000000000127", true}, {"byte", "-0000000000000000000000128", true},
+		{"byte", "000000000000000000000128", false}, {"long", "-0009223372036854775808", true},
+		{"unsignedLong", "0018446744073709551615", true}, {"unsignedLong", "0018446744073709551616", false},
+		{"nonNegativeInteger", "-00000000000000000000001", false},
 		{"nonPositiveInteger", "-0", true}, {"nonPositiveInteger", "0", true}, {"nonPositiveInteger", "1", false},
 
 		{"decimal", "1.5", true}, {"decimal", "-1.5", true}, {"decimal", "+1.5", true}, {"decimal", ".5", true},

@@ -176,3 +176,26 @@ func BenchmarkArithmetic(b *testing.B) {
 	benchValueQuery(b, `PREFIX ex: <http://example.org/>
 SELECT (SUM(?n * 2 + ?d) AS ?s) (AVG(?d) AS ?a) WHERE { ?m ex:n ?n ; ex:d ?d }`, 1)
 }
+
+var parseNumInputs = []graph.Term{
+	graph.Literal("12345", graph.XSDInteger),
+	graph.Literal("-42", graph.XSDInteger),
+	graph.Literal("42.75", graph.XSDDecimal),
+	graph.Literal("1.5E-1", graph.XSDDouble),
+	graph.Literal("7", graph.XSD+"int"),
+	graph.Literal("123456789012345678901234567890", graph.XSDInteger),
+}
+
+// BenchmarkParseNum reads numeric literals into the evaluation
+// representation, the first step of every arithmetic operation.
+func BenchmarkParseNum(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, t := range parseNumInputs {
+			if _, ok := parseNum(t); !ok {
+				b.Fatal(t)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(parseNumInputs)), "ns/literal")
+}

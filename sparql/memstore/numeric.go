@@ -30,27 +30,34 @@ func isNumericType(dt string) bool { return graph.NumericTypeOf(dt) != graph.Not
 // the engine agrees with every other user of XSD values. ok is false for
 // non-numeric terms and ill-formed lexical forms.
 func parseNum(t graph.Term) (num, bool) {
-	n := num{kind: graph.NumericTypeOf(t.Datatype)}
-	switch n.kind {
-	case graph.NumericInteger, graph.NumericDecimal:
-		s, ok := graph.DecimalString(t)
-		if !ok {
-			return n, false
+	// DecimalString succeeds exactly for well-formed integers and
+	// decimals and Float64 then for floats and doubles, so the datatype
+	// needs no lookup of its own on this hot path.
+	if s, ok := graph.DecimalString(t); ok {
+		if t.Datatype == graph.XSDDecimal {
+			n := num{kind: graph.NumericDecimal}
+			_, _, err := n.d.SetString(s)
+			return n, err == nil
 		}
-		if n.kind == graph.NumericInteger {
+		// An int64 has at most 19 digits; longer numerals go straight to
+		// apd rather than through a failing (allocating) ParseInt.
+		if len(s) <= 20 {
 			if v, err := strconv.ParseInt(s, 10, 64); err == nil {
-				n.small, n.i = true, v
-				return n, true
+				return intNum(v), true
 			}
 		}
+		n := num{kind: graph.NumericInteger}
 		_, _, err := n.d.SetString(s)
 		return n, err == nil
-	case graph.NumericFloat, graph.NumericDouble:
-		f, ok := graph.Float64(t)
-		n.f = f
-		return n, ok
 	}
-	return n, false
+	f, ok := graph.Float64(t)
+	if !ok {
+		return num{}, false
+	}
+	if t.Datatype == graph.XSDDouble {
+		return num{kind: graph.NumericDouble, f: f}, true
+	}
+	return num{kind: graph.NumericFloat, f: f}, true
 }
 
 func (n *num) toDecimal() *apd.Decimal {
