@@ -37,9 +37,9 @@ func WellFormed(t Term) bool {
 	if local == "string" {
 		return true
 	}
-	switch NumericTypeOf(dt) {
+	switch k, r := numericType(dt); k {
 	case NumericInteger, NumericDecimal:
-		_, ok := DecimalString(t)
+		_, ok := exactNumeral(t.Value, k, r)
 		return ok
 	case NumericFloat, NumericDouble:
 		return isFloatLexical(collapse(t.Value))
@@ -218,9 +218,16 @@ func DecimalString(t Term) (numeral string, ok bool) {
 	if t.Kind != KindLiteral {
 		return "", false
 	}
-	switch k, r := numericType(t.Datatype); k {
+	k, r := numericType(t.Datatype)
+	return exactNumeral(t.Value, k, r)
+}
+
+// exactNumeral is DecimalString for a lexical form lex of numeric type k
+// with integer range r (see numericType).
+func exactNumeral(lex string, k NumericType, r uint8) (string, bool) {
+	switch k {
 	case NumericInteger:
-		s := collapse(t.Value)
+		s := collapse(lex)
 		unsigned := trimSign(s)
 		if unsigned == "" || digits(unsigned) != len(unsigned) {
 			return "", false
@@ -233,7 +240,7 @@ func DecimalString(t Term) (numeral string, ok bool) {
 		}
 		return s, true
 	case NumericDecimal:
-		return decimalNumeral(collapse(t.Value))
+		return decimalNumeral(collapse(lex))
 	}
 	return "", false
 }
@@ -283,27 +290,29 @@ func Float64(t Term) (float64, bool) {
 	if t.Kind != KindLiteral {
 		return 0, false
 	}
-	return floatValue(t, NumericTypeOf(t.Datatype), 64)
+	k, r := numericType(t.Datatype)
+	return floatValue(t.Value, k, r, 64)
 }
 
-// floatValue returns the value of t, of numeric type k, in the precision
-// of bits (32 or 64); an xsd:float is never more precise than 32 bits.
-func floatValue(t Term, k NumericType, bits int) (float64, bool) {
+// floatValue returns the value of the lexical form lex, of numeric type k
+// with integer range r, in the precision of bits (32 or 64); an xsd:float
+// is never more precise than 32 bits.
+func floatValue(lex string, k NumericType, r uint8, bits int) (float64, bool) {
 	var s string
 	switch k {
 	case NumericInteger, NumericDecimal:
-		n, ok := DecimalString(t)
+		n, ok := exactNumeral(lex, k, r)
 		if !ok {
 			return 0, false
 		}
 		s = n
 	case NumericFloat:
-		s, bits = collapse(t.Value), 32
+		s, bits = collapse(lex), 32
 		if !isFloatLexical(s) {
 			return 0, false
 		}
 	case NumericDouble:
-		s = collapse(t.Value)
+		s = collapse(lex)
 		if !isFloatLexical(s) {
 			return 0, false
 		}
@@ -668,12 +677,13 @@ func CompareLiterals(a, b Term) Comparison {
 	if a.Kind != KindLiteral || b.Kind != KindLiteral {
 		return Incomparable
 	}
-	ka, kb := NumericTypeOf(a.Datatype), NumericTypeOf(b.Datatype)
+	ka, ra := numericType(a.Datatype)
+	kb, rb := numericType(b.Datatype)
 	if ka != NotNumeric || kb != NotNumeric {
 		if ka == NotNumeric || kb == NotNumeric {
 			return Incomparable
 		}
-		return compareNumbers(a, b, ka, kb)
+		return compareNumbers(a.Value, b.Value, ka, kb, ra, rb)
 	}
 	switch {
 	case a.Datatype == XSDString && b.Datatype == XSDString:
@@ -711,30 +721,32 @@ func fromSign(c int) Comparison {
 	return Equal
 }
 
-func compareNumbers(a, b Term, ka, kb NumericType) Comparison {
-	k := max(ka, kb)
+// compareNumbers compares the lexical forms x and y of numeric types kx
+// and ky with integer ranges rx and ry.
+func compareNumbers(x, y string, kx, ky NumericType, rx, ry uint8) Comparison {
+	k := max(kx, ky)
 	if k <= NumericDecimal {
-		x, oka := DecimalString(a)
-		y, okb := DecimalString(b)
+		a, oka := exactNumeral(x, kx, rx)
+		b, okb := exactNumeral(y, ky, ry)
 		if !oka || !okb {
 			return Incomparable
 		}
-		return fromSign(compareNumerals(x, y))
+		return fromSign(compareNumerals(a, b))
 	}
 	bits := 64
 	if k == NumericFloat {
 		bits = 32
 	}
-	x, oka := floatValue(a, ka, bits)
-	y, okb := floatValue(b, kb, bits)
+	a, oka := floatValue(x, kx, rx, bits)
+	b, okb := floatValue(y, ky, ry, bits)
 	switch {
 	case !oka || !okb:
 		return Incomparable
-	case x < y:
+	case a < b:
 		return Less
-	case x > y:
+	case a > b:
 		return Greater
-	case x == y:
+	case a == b:
 		return Equal
 	}
 	return Unordered
