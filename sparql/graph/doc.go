@@ -156,6 +156,14 @@
 //	BenchmarkGraphMatch        1.0 µs per (subject, predicate) lookup of 2 triples in the 500,000-triple graph
 //	BenchmarkIsomorphic        32 ms for two 20,000-triple graphs with 4,000 blank nodes
 //
+//	go test ./sparql/graph -run XXX -bench 'CompareLiterals|WellFormed' -benchtime 300000x
+//	BenchmarkCompareLiterals   80–150 ns per comparison (integers, decimals, doubles, dateTimes, dates, strings, booleans), no allocations
+//	BenchmarkWellFormed        27–50 ns per literal, no allocations
+//
+// The comparison needs no allocation because exact numbers compare as
+// numerals digit by digit; SHACL's former copy of it (math/big) took about
+// 490 ns and 7 allocations per comparison on the same pairs.
+//
 // Side by side, the npm package n3 (2.13.12, node 20) on the same file:
 //
 //	mkdir -p /tmp/n3bench && cd /tmp/n3bench && npm install n3

@@ -77,6 +77,14 @@
 //	per-model inputs (point lookup)     0.04 ms      0.2 ms
 //	FILTER CONTAINS over all titles     49 ms        1,239 ms
 //
+// Comparison and arithmetic by value, on 20,000 measurements with an
+// integer, a decimal, a double and a dateTime each (same command; ranges
+// over repeated runs on the loaded machine):
+//
+//	FILTER on all four values (80,000 comparisons)    41–58 ms
+//	ORDER BY a decimal, then a double                 58–70 ms
+//	SUM and AVG over ?n * 2 + ?d                       28–35 ms
+//
 // The full listing and pairs queries nest UNIONs inside OPTIONALs and
 // UNION two join shapes; memstore's binding propagation turns them into
 // index lookups per model, which is what keeps them fast.
