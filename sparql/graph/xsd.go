@@ -672,7 +672,8 @@ func (c Comparison) String() string {
 // and one without are ordered only when they are more than 14 hours apart
 // (XML Schema 1.1 Part 2, §3.3.7.3). Everything else, including IRIs,
 // blank nodes, language-tagged strings, durations and ill-formed literals,
-// is Incomparable.
+// is Incomparable. (CompareTerms, by contrast, orders any two terms by
+// their syntax, for deterministic output.)
 func CompareLiterals(a, b Term) Comparison {
 	if a.Kind != KindLiteral || b.Kind != KindLiteral {
 		return Incomparable
