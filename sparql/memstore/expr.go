@@ -79,7 +79,7 @@ func (c *compiler) compileExpr(e algebra.Expr) *cexpr {
 				}
 			}
 			if ok1 && ok2 {
-				re, err := compileRegex(pat.Term.Value, flags)
+				re, err := graph.XPathRegexp(pat.Term.Value, flags)
 				ce.re, ce.reErr = re, err != nil
 			}
 		}
@@ -604,6 +604,10 @@ func (x *exec) call(e *cexpr, a []graph.Term) (graph.Term, error) {
 		if re.MatchString("") {
 			return fail, errType // XPath forbids patterns matching the empty string
 		}
+		if len(a) > 3 && strings.ContainsRune(a[3].Value, 'q') {
+			// with q the replacement is used as is: no $n, no escapes
+			return strLike(a[0], re.ReplaceAllLiteralString(a[0].Value, a[2].Value)), nil
+		}
 		repl := convertReplacement(a[2].Value)
 		return strLike(a[0], re.ReplaceAllString(a[0].Value, repl)), nil
 	}
@@ -633,54 +637,11 @@ func (e *cexpr) regex(a []graph.Term, pi, fi int) (*regexp.Regexp, error) {
 		}
 		flags = a[fi].Value
 	}
-	re, err := compileRegex(a[pi].Value, flags)
+	re, err := graph.XPathRegexp(a[pi].Value, flags)
 	if err != nil {
 		return nil, errType
 	}
 	return re, nil
-}
-
-// compileRegex translates an XPath regular expression with flags into Go
-// (RE2) syntax.
-func compileRegex(pattern, flags string) (*regexp.Regexp, error) {
-	prefix := ""
-	for _, f := range flags {
-		switch f {
-		case 'i':
-			prefix += "i"
-		case 's':
-			prefix += "s"
-		case 'm':
-			prefix += "m"
-		case 'x':
-			pattern = stripRegexSpace(pattern)
-		case 'q':
-			pattern = regexp.QuoteMeta(pattern)
-		default:
-			return nil, fmt.Errorf("unknown regex flag %q", f)
-		}
-	}
-	if prefix != "" {
-		pattern = "(?" + prefix + ")" + pattern
-	}
-	return regexp.Compile(pattern)
-}
-
-func stripRegexSpace(p string) string {
-	var b strings.Builder
-	inClass := false
-	for _, r := range p {
-		switch {
-		case r == '[':
-			inClass = true
-		case r == ']':
-			inClass = false
-		case !inClass && (r == ' ' || r == '\t' || r == '\n' || r == '\r'):
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // convertReplacement turns XPath $n references into Go's ${n}.

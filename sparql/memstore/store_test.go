@@ -65,6 +65,18 @@ func TestQueryFeatures(t *testing.T) {
 		{`SELECT DISTINCT ?y WHERE { ?x :knows ?y } ORDER BY ?y`, "y", "http://ex/bob http://ex/carol"},
 		{`SELECT ?l WHERE { ?x :name ?n FILTER(LANG(?n) != "") BIND(LANG(?n) AS ?l) }`, "l", "en"},
 		{`SELECT ?r WHERE { BIND(REPLACE("a-b-c", "-", "+") AS ?r) }`, "r", "a+b+c"},
+		{`SELECT ?r WHERE { BIND(REPLACE("abc", "(b)", "[$1]") AS ?r) }`, "r", "a[b]c"},
+		{`SELECT ?r WHERE { BIND(REPLACE("a/b/c", "/", "$", "q") AS ?r) }`, "r", "a$b$c"}, // q: replacement as is
+		{`SELECT ?r WHERE { BIND(REPLACE("a.b.c", ".", "\\$1", "q") AS ?r) }`, "r", `a\$1b\$1c`},
+		{`SELECT ?r WHERE { BIND(REPLACE("a b", " ", "", "x") AS ?r) }`, "r", "-"}, // x leaves an empty pattern: an error
+		{`SELECT ?n WHERE { ?x :name ?n FILTER REGEX(?n, "^[a-z-[aeiou]]", "i") } ORDER BY ?n`, "n", "Bob Dave Carol"},
+		{`SELECT ?b WHERE { BIND(REGEX("a\rb", "a.b") AS ?b) }`, "b", "false"},
+		{`SELECT ?b WHERE { BIND(REGEX("a\rb", "a.b", "s") AS ?b) }`, "b", "true"},
+		{`SELECT ?b WHERE { BIND(REGEX("a", "a", "g") AS ?b) }`, "b", "-"},
+		{`SELECT ?b WHERE { BIND(REGEX("aa", "(a)\\1") AS ?b) }`, "b", "-"},
+		{`SELECT ?b WHERE { VALUES ?p { "^\\d$" } BIND(REGEX("\u0663", ?p) AS ?b) }`, "b", "true"}, // a pattern known only per row
+		{`SELECT ?b WHERE { VALUES ?p { "(a)\\1" } BIND(REGEX("aa", ?p) AS ?b) }`, "b", "-"},
+		{`SELECT ?b WHERE { VALUES ?f { "i" "g" } BIND(REGEX("A", "a", ?f) AS ?b) }`, "b", "true -"},
 		{`SELECT ?d WHERE { BIND(10/4 AS ?d) }`, "d", "2.5"},
 		{`SELECT ?h WHERE { BIND(SHA256("abc") AS ?h) }`, "h", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
 		{`SELECT ?y WHERE { BIND(YEAR("2024-02-29T10:00:00Z"^^<http://www.w3.org/2001/XMLSchema#dateTime>) AS ?y) }`, "y", "2024"},
