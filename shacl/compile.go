@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -393,64 +392,13 @@ func compilePattern(c *compiler, s *shape, pattern graph.Term) ([]constraint, er
 	if f, ok := c.g.Object(s.node, shFlags); ok {
 		flags = f.Value
 	}
-	re, err := compileRegex(pattern.Value, flags)
+	re, err := graph.XPathRegexp(pattern.Value, flags)
 	if err != nil {
 		return nil, err
 	}
 	return perValue(ccPattern, func(r *run, v graph.Term) bool {
 		return v.Kind != graph.KindBlank && re.MatchString(v.Value)
 	}), nil
-}
-
-// compileRegex translates an XPath regular expression with XPath flags
-// (s, m, i, x, q) to Go's RE2 syntax.
-func compileRegex(pattern, flags string) (*regexp.Regexp, error) {
-	var prefix strings.Builder
-	for _, f := range flags {
-		switch f {
-		case 'i', 'm', 's':
-			prefix.WriteRune(f)
-		case 'x':
-			pattern = stripRegexSpace(pattern)
-		case 'q':
-			pattern = regexp.QuoteMeta(pattern)
-		default:
-			return nil, fmt.Errorf("unknown regular expression flag %q", f)
-		}
-	}
-	if prefix.Len() > 0 {
-		pattern = "(?" + prefix.String() + ")" + pattern
-	}
-	re, err := regexp.Compile(pattern)
-	if err != nil {
-		return nil, fmt.Errorf("invalid regular expression: %v", err)
-	}
-	return re, nil
-}
-
-// stripRegexSpace removes whitespace outside character classes (the XPath
-// x flag).
-func stripRegexSpace(p string) string {
-	var b strings.Builder
-	inClass := false
-	for i := 0; i < len(p); i++ {
-		ch := p[i]
-		switch {
-		case ch == '\\' && i+1 < len(p):
-			b.WriteByte(ch)
-			i++
-			b.WriteByte(p[i])
-			continue
-		case ch == '[':
-			inClass = true
-		case ch == ']':
-			inClass = false
-		case !inClass && (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'):
-			continue
-		}
-		b.WriteByte(ch)
-	}
-	return b.String()
 }
 
 func compileLanguageIn(c *compiler, s *shape, list graph.Term) ([]constraint, error) {

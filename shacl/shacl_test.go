@@ -108,6 +108,14 @@ func TestConstraintComponents(t *testing.T) {
 			`ex:a ex:p "a", "abc", "Abcd", "bb", _:x .`,
 			[]string{`MaxLength ex:a "Abcd"`, `MinLength ex:a "a"`, "MaxLength ex:a _", "MinLength ex:a _",
 				`Pattern ex:a "bb"`, "Pattern ex:a _"}},
+		{"XPath patterns and flags",
+			`ex:S sh:targetNode ex:a ;
+			   sh:property [ sh:path ex:p ; sh:pattern "^[a-z-[aeiou]]+$" ; sh:flags "i" ] ;
+			   sh:property [ sh:path ex:q ; sh:pattern "^a.b$" ] ;
+			   sh:property [ sh:path ex:r ; sh:pattern "1+1" ; sh:flags "qx" ] ;
+			   sh:property [ sh:path ex:d ; sh:pattern "^\\d+$" ] .`,
+			`ex:a ex:p "Rhythm", "rain" ; ex:q "a\rb", "a-b" ; ex:r "1 + 1", "x1+1" ; ex:d "\u0661\u0662", "12a" .`,
+			[]string{`Pattern ex:a "1 + 1"`, `Pattern ex:a "12a"`, `Pattern ex:a "a\rb"`, `Pattern ex:a "rain"`}},
 		{"languageIn and uniqueLang",
 			`ex:S sh:targetNode ex:a ; sh:property [ sh:path ex:p ; sh:languageIn ("nl" "en") ; sh:uniqueLang true ] .`,
 			`ex:a ex:p "a"@nl, "b"@NL, "c"@en-GB, "d"@de, "e", "f"@de .`,
@@ -264,7 +272,9 @@ func TestCompileErrors(t *testing.T) {
 		{`ex:S sh:targetNode ex:a ; sh:path [ ex:notAPath 1 ] .`, "not a property path"},
 		{`ex:S sh:targetNode ex:a ; sh:path "p" .`, "literal"},
 		{`ex:S sh:targetNode ex:a ; sh:nodeKind ex:Other .`, "sh:IRI"},
-		{`ex:S sh:targetNode ex:a ; sh:pattern "a" ; sh:flags "z" .`, "flag"},
+		{`ex:S sh:targetNode ex:a ; sh:pattern "a" ; sh:flags "z" .`, "unknown flag 'z'"},
+		{`ex:S sh:targetNode ex:a ; sh:pattern "(a)\\1" .`, `back reference \1 is not supported`},
+		{`ex:S sh:targetNode ex:a ; sh:pattern "\\p{IsKlingon}" .`, "Unicode block IsKlingon"},
 		{`ex:S sh:targetNode ex:a ; sh:node "shape" .`, "literal cannot be a shape"},
 	}
 	for _, tc := range cases {
