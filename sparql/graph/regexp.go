@@ -234,11 +234,14 @@ type xpathTranslator struct {
 	out    strings.Builder
 }
 
-func (t *xpathTranslator) fail(format string, args ...any) *RegexpError {
+// invalidPattern is an error for a pattern XPath rejects; the caller fills
+// in the pattern.
+func invalidPattern(format string, args ...any) *RegexpError {
 	return &RegexpError{Msg: fmt.Sprintf(format, args...)}
 }
 
-func (t *xpathTranslator) unsupported(format string, args ...any) *RegexpError {
+// unsupportedPattern is an error for valid XPath that RE2 cannot run.
+func unsupportedPattern(format string, args ...any) *RegexpError {
 	return &RegexpError{Msg: fmt.Sprintf(format, args...), Err: ErrUnsupported}
 }
 
@@ -274,7 +277,7 @@ func (t *xpathTranslator) translate() *RegexpError {
 		case '(':
 			if t.i+1 < len(t.src) && t.src[t.i+1] == '?' {
 				if t.i+2 >= len(t.src) || t.src[t.i+2] != ':' {
-					return t.fail("%q: the only group extension XPath knows is (?:", string(t.src[t.i:min(t.i+3, len(t.src))]))
+					return invalidPattern("%q: the only group extension XPath knows is (?:", string(t.src[t.i:min(t.i+3, len(t.src))]))
 				}
 				t.out.WriteString("(?:")
 				t.i += 3
@@ -294,7 +297,7 @@ func (t *xpathTranslator) translate() *RegexpError {
 // a multi-character escape, category or block.
 func (t *xpathTranslator) escape() (single rune, esc *classEscape, err *RegexpError) {
 	if t.i+1 >= len(t.src) {
-		return 0, nil, t.fail(`the pattern ends in a lone \`)
+		return 0, nil, invalidPattern(`the pattern ends in a lone \`)
 	}
 	c := t.src[t.i+1]
 	if r, ok := singleCharEscapes[c]; ok {
@@ -307,17 +310,17 @@ func (t *xpathTranslator) escape() (single rune, esc *classEscape, err *RegexpEr
 	}
 	switch {
 	case c >= '1' && c <= '9':
-		return 0, nil, t.unsupported(`back reference \%c`, c)
+		return 0, nil, unsupportedPattern(`back reference \%c`, c)
 	case c == 'p' || c == 'P':
 		if t.i+2 >= len(t.src) || t.src[t.i+2] != '{' {
-			return 0, nil, t.fail(`\%c must be followed by {name}`, c)
+			return 0, nil, invalidPattern(`\%c must be followed by {name}`, c)
 		}
 		end := t.i + 3
 		for end < len(t.src) && t.src[end] != '}' {
 			end++
 		}
 		if end >= len(t.src) {
-			return 0, nil, t.fail(`unterminated \%c{`, c)
+			return 0, nil, invalidPattern(`unterminated \%c{`, c)
 		}
 		name := string(t.src[t.i+3 : end])
 		var e classEscape
@@ -325,18 +328,18 @@ func (t *xpathTranslator) escape() (single rune, esc *classEscape, err *RegexpEr
 		case strings.HasPrefix(name, "Is"):
 			rng, ok := xsdBlocks[name]
 			if !ok {
-				return 0, nil, t.unsupported("Unicode block %s", name)
+				return 0, nil, unsupportedPattern("Unicode block %s", name)
 			}
 			e = classEscape{rng, c == 'P'}
 		case xsdCategories[name]:
 			e = classEscape{`\p{` + name + `}`, c == 'P'}
 		default:
-			return 0, nil, t.fail(`\%c{%s}: unknown Unicode category`, c, name)
+			return 0, nil, invalidPattern(`\%c{%s}: unknown Unicode category`, c, name)
 		}
 		t.i = end + 1
 		return 0, &e, nil
 	}
-	return 0, nil, t.fail(`invalid escape \%c`, c)
+	return 0, nil, invalidPattern(`invalid escape \%c`, c)
 }
 
 // class reads the character class expression at t.i (XML Schema's
@@ -353,19 +356,19 @@ func (t *xpathTranslator) class() (string, *RegexpError) {
 	empty := true
 	for {
 		if t.i >= len(t.src) {
-			return "", t.fail("unterminated character class %q", string(t.src[start:]))
+			return "", invalidPattern("unterminated character class %q", string(t.src[start:]))
 		}
 		r := t.src[t.i]
 		if r == ']' {
 			if empty {
-				return "", t.fail("empty character class %q", string(t.src[start:t.i+1]))
+				return "", invalidPattern("empty character class %q", string(t.src[start:t.i+1]))
 			}
 			t.i++
 			return classText(neg, body.String()), nil
 		}
 		if r == '-' && t.i+1 < len(t.src) && t.src[t.i+1] == '[' {
 			if empty {
-				return "", t.fail("character class subtraction without a class to subtract from")
+				return "", invalidPattern("character class subtraction without a class to subtract from")
 			}
 			t.i++
 			sub, err := t.class()
@@ -373,7 +376,7 @@ func (t *xpathTranslator) class() (string, *RegexpError) {
 				return "", err
 			}
 			if t.i >= len(t.src) || t.src[t.i] != ']' {
-				return "", t.fail("a subtracted class must end its class, in %q", string(t.src[start:min(t.i+1, len(t.src))]))
+				return "", invalidPattern("a subtracted class must end its class, in %q", string(t.src[start:min(t.i+1, len(t.src))]))
 			}
 			t.i++
 			base, err := runeRanges(classText(neg, body.String()))
@@ -387,7 +390,7 @@ func (t *xpathTranslator) class() (string, *RegexpError) {
 			return classText(false, rangesBody(subtractRanges(base, minus))), nil
 		}
 		if r == '[' {
-			return "", t.fail("unescaped [ inside character class %q", string(t.src[start:t.i+1]))
+			return "", invalidPattern("unescaped [ inside character class %q", string(t.src[start:t.i+1]))
 		}
 		empty = false
 		itemStart := t.i
@@ -419,14 +422,14 @@ func (t *xpathTranslator) class() (string, *RegexpError) {
 					return "", err
 				}
 				if esc != nil {
-					return "", t.fail("a range cannot end in a multi-character escape, in %q", string(t.src[start:t.i]))
+					return "", invalidPattern("a range cannot end in a multi-character escape, in %q", string(t.src[start:t.i]))
 				}
 				hi = single
 			} else {
 				t.i++
 			}
 			if hi < lo {
-				return "", t.fail("range %q is out of order", string(t.src[itemStart:t.i]))
+				return "", invalidPattern("range %q is out of order", string(t.src[itemStart:t.i]))
 			}
 			body.WriteString(quoteClassRune(lo) + "-" + quoteClassRune(hi))
 			continue
