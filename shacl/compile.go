@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/regelkit/regelkit/sparql/graph"
+	"github.com/regelkit/regelkit/sparql/graph/xsdregexp"
 )
 
 // ShapeError reports a shape that cannot be compiled: a malformed path,
@@ -392,7 +393,7 @@ func compilePattern(c *compiler, s *shape, pattern graph.Term) ([]constraint, er
 	if f, ok := c.g.Object(s.node, shFlags); ok {
 		flags = f.Value
 	}
-	re, err := graph.XPathRegexp(pattern.Value, flags)
+	re, err := xsdregexp.Compile(pattern.Value, flags)
 	if err != nil {
 		return nil, err
 	}

@@ -43,8 +43,8 @@
 // order (numbers across the XSD numeric types, strings, booleans,
 // date/times with the ±14-hour rule for a missing time zone); values that
 // do not compare, NaN among them, violate the constraint. sh:pattern and
-// sh:flags are read as XPath's fn:matches reads them, by graph.XPathRegexp
-// (also SPARQL's REGEX): XML Schema's \d, \w, \i, blocks and class
-// subtraction, a dot that matches neither \n nor \r without s; a back
-// reference, which RE2 cannot run, is a compile error.
+// sh:flags are read as XPath's fn:matches reads them, by xsdregexp.Compile
+// (also SPARQL's REGEX and FEEL's matches): XML Schema's \d, \w, \i,
+// blocks and class subtraction, a dot that matches neither \n nor \r
+// without s; a back reference, which RE2 cannot run, is a compile error.
 package shacl

@@ -38,14 +38,10 @@
 //
 // # Regular expressions
 //
-// XPathRegexp is regelkit's one translation of XPath regular expressions
-// (fn:matches: XML Schema's syntax, the flags s, m, i, x and q) to Go's
-// RE2, shared by SPARQL's REGEX and REPLACE and SHACL's sh:pattern. It
-// rewrites what RE2 reads differently (the dot without s, \d \s \w, \i \c,
-// Unicode blocks, class subtraction) and refuses what it cannot run (back
-// references) or what XPath does not know (\b, (?i)) with a *RegexpError.
-// dmn/feel keeps a copy of its own, so that the DMN engine does not link
-// the RDF stack.
+// The translation of XPath regular expressions to RE2 that SPARQL's REGEX,
+// SHACL's sh:pattern and FEEL's matches share is the subpackage xsdregexp,
+// which imports only the standard library so that the DMN engine can use it
+// without linking this package.
 //
 // # Parsing
 //
@@ -171,10 +167,6 @@
 //	BenchmarkCompareLiterals   80–150 ns per comparison (integers, decimals, doubles, dateTimes, dates, strings, booleans), no allocations
 //	BenchmarkWellFormed        27–50 ns per literal, no allocations
 //
-//	go test ./sparql/graph -run XXX -bench XPathRegexp -benchmem
-//	BenchmarkXPathRegexp/plain        7 µs per pattern (mostly RE2's own compile)
-//	BenchmarkXPathRegexp/subtraction  0.25 ms: \p{L} minus a class is spelled out as 650 ranges
-//
 // The comparison needs no allocation because exact numbers compare as
 // numerals digit by digit; SHACL's former copy of it (math/big) took about
 // 490 ns and 7 allocations per comparison on the same pairs.
@@ -207,10 +199,4 @@
 // and comparison on arbitrary input as every XSD type, with WellFormed
 // agreeing with Float64, DecimalString and BoolValue. A five-minute run
 // (4.2 million inputs) found nothing.
-//
-// FuzzXPathRegexp feeds arbitrary patterns and flags to XPathRegexp: it
-// never panics, every error is a *RegexpError, and with the flag q (alone
-// or with i, m, s, x) every valid UTF-8 pattern matches itself exactly. A
-// three-minute run (587,000 inputs) found nothing; its slowest inputs are
-// long literals, where RE2's matching, not the translation, takes the time.
 package graph

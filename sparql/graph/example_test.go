@@ -1,7 +1,6 @@
 package graph_test
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -133,35 +132,4 @@ func ExampleCompareLiterals() {
 	// Equal
 	// Unordered
 	// Incomparable
-}
-
-func ExampleXPathRegexp() {
-	// i: case-insensitive; [a-z-[aeiou]] is a class minus a class.
-	consonants, err := graph.XPathRegexp(`^[a-z-[aeiou]]+$`, "i")
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(consonants.MatchString("RhYthm"), consonants.MatchString("rain"))
-
-	// Without s the dot matches neither \n nor \r.
-	dot, _ := graph.XPathRegexp("a.b", "")
-	dotAll, _ := graph.XPathRegexp("a.b", "s")
-	fmt.Println(dot.MatchString("a\rb"), dotAll.MatchString("a\rb"))
-
-	// q: the pattern is a literal string.
-	literal, _ := graph.XPathRegexp("1+1", "q")
-	fmt.Println(literal.MatchString("11"), literal.MatchString("1+1=2"))
-
-	_, err = graph.XPathRegexp(`(a)\1`, "")
-	fmt.Println(err)
-	fmt.Println(errors.Is(err, graph.ErrUnsupported))
-	_, err = graph.XPathRegexp("a", "g")
-	fmt.Println(err)
-	// Output:
-	// true false
-	// false true
-	// false true
-	// regular expression "(a)\\1": back reference \1 is not supported
-	// true
-	// regular expression "a": unknown flag 'g' in flags "g"
 }

@@ -47,9 +47,9 @@
 // rule), and the numerals and doubles the arithmetic starts from
 // (graph.DecimalString, graph.Float64). Arithmetic itself runs here on
 // int64 with an apd decimal fallback (34 digits) and on float64. REGEX
-// and REPLACE read their XPath patterns and flags with graph.XPathRegexp
-// (also SHACL's sh:pattern), compiled once when pattern and flags are
-// constants; REPLACE turns $n into Go's ${n}, or with the q flag uses the
+// and REPLACE read their XPath patterns and flags with xsdregexp.Compile
+// (also SHACL's sh:pattern and FEEL's matches), compiled once when pattern
+// and flags are constants; REPLACE turns $n into Go's ${n}, or with the q flag uses the
 // replacement as is.
 //
 // # Conformance

@@ -22,6 +22,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"github.com/regelkit/regelkit/sparql/graph"
+	"github.com/regelkit/regelkit/sparql/graph/xsdregexp"
 	"github.com/regelkit/regelkit/sparql/memstore/internal/algebra"
 )
 
@@ -79,7 +80,7 @@ func (c *compiler) compileExpr(e algebra.Expr) *cexpr {
 				}
 			}
 			if ok1 && ok2 {
-				re, err := graph.XPathRegexp(pat.Term.Value, flags)
+				re, err := xsdregexp.Compile(pat.Term.Value, flags)
 				ce.re, ce.reErr = re, err != nil
 			}
 		}
@@ -637,7 +638,7 @@ func (e *cexpr) regex(a []graph.Term, pi, fi int) (*regexp.Regexp, error) {
 		}
 		flags = a[fi].Value
 	}
-	re, err := graph.XPathRegexp(a[pi].Value, flags)
+	re, err := xsdregexp.Compile(a[pi].Value, flags)
 	if err != nil {
 		return nil, errType
 	}

@@ -1,14 +1,13 @@
-package graph
+package xsdregexp
 
 import (
 	"errors"
 	"reflect"
 	"regexp/syntax"
 	"testing"
-	"unicode/utf8"
 )
 
-func TestXPathRegexpMatches(t *testing.T) {
+func TestCompileMatches(t *testing.T) {
 	cases := []struct {
 		pattern, flags, input string
 		want                  bool
@@ -194,18 +193,18 @@ func TestXPathRegexpMatches(t *testing.T) {
 		{"[^a-z0-9]", "", "-", true},
 	}
 	for _, tc := range cases {
-		re, err := XPathRegexp(tc.pattern, tc.flags)
+		re, err := Compile(tc.pattern, tc.flags)
 		if err != nil {
-			t.Errorf("XPathRegexp(%q, %q): %v", tc.pattern, tc.flags, err)
+			t.Errorf("Compile(%q, %q): %v", tc.pattern, tc.flags, err)
 			continue
 		}
 		if got := re.MatchString(tc.input); got != tc.want {
-			t.Errorf("XPathRegexp(%q, %q) on %q = %v, want %v (RE2: %s)", tc.pattern, tc.flags, tc.input, got, tc.want, re)
+			t.Errorf("Compile(%q, %q) on %q = %v, want %v (RE2: %s)", tc.pattern, tc.flags, tc.input, got, tc.want, re)
 		}
 	}
 }
 
-func TestXPathRegexpErrors(t *testing.T) {
+func TestCompileErrors(t *testing.T) {
 	cases := []struct {
 		pattern, flags string
 		msg            string // the whole message
@@ -245,30 +244,30 @@ func TestXPathRegexpErrors(t *testing.T) {
 		{"a b", "x", "", false, false},
 	}
 	for _, tc := range cases {
-		_, err := XPathRegexp(tc.pattern, tc.flags)
+		_, err := Compile(tc.pattern, tc.flags)
 		if tc.msg == "" {
 			if err != nil {
-				t.Errorf("XPathRegexp(%q, %q): %v, want no error", tc.pattern, tc.flags, err)
+				t.Errorf("Compile(%q, %q): %v, want no error", tc.pattern, tc.flags, err)
 			}
 			continue
 		}
 		if err == nil {
-			t.Errorf("XPathRegexp(%q, %q): no error, want %s", tc.pattern, tc.flags, tc.msg)
+			t.Errorf("Compile(%q, %q): no error, want %s", tc.pattern, tc.flags, tc.msg)
 			continue
 		}
 		if err.Error() != tc.msg {
-			t.Errorf("XPathRegexp(%q, %q) error:\n got %s\nwant %s", tc.pattern, tc.flags, err, tc.msg)
+			t.Errorf("Compile(%q, %q) error:\n got %s\nwant %s", tc.pattern, tc.flags, err, tc.msg)
 		}
-		var re *RegexpError
+		var re *Error
 		if !errors.As(err, &re) || re.Pattern != tc.pattern {
-			t.Errorf("XPathRegexp(%q, %q): error %T %v is not a *RegexpError for the pattern", tc.pattern, tc.flags, err, err)
+			t.Errorf("Compile(%q, %q): error %T %v is not a *Error for the pattern", tc.pattern, tc.flags, err, err)
 		}
 		if got := errors.Is(err, ErrUnsupported); got != tc.unsupported {
-			t.Errorf("XPathRegexp(%q, %q): errors.Is(err, ErrUnsupported) = %v, want %v", tc.pattern, tc.flags, got, tc.unsupported)
+			t.Errorf("Compile(%q, %q): errors.Is(err, ErrUnsupported) = %v, want %v", tc.pattern, tc.flags, got, tc.unsupported)
 		}
 		var se *syntax.Error
 		if got := errors.As(err, &se); got != tc.re2 {
-			t.Errorf("XPathRegexp(%q, %q): wraps *syntax.Error = %v, want %v", tc.pattern, tc.flags, got, tc.re2)
+			t.Errorf("Compile(%q, %q): wraps *syntax.Error = %v, want %v", tc.pattern, tc.flags, got, tc.re2)
 		}
 	}
 }
@@ -291,7 +290,7 @@ func TestSubtractRanges(t *testing.T) {
 	}
 }
 
-func TestStripXPathSpace(t *testing.T) {
+func TestStripSpace(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{" a b\t\n\rc ", "abc"},
 		{"a [ b ] c", "a[ b ]c"},
@@ -302,59 +301,8 @@ func TestStripXPathSpace(t *testing.T) {
 		{"] a", "]a"},
 	}
 	for _, tc := range cases {
-		if got := stripXPathSpace(tc.in); got != tc.want {
-			t.Errorf("stripXPathSpace(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := stripSpace(tc.in); got != tc.want {
+			t.Errorf("stripSpace(%q) = %q, want %q", tc.in, got, tc.want)
 		}
-	}
-}
-
-func FuzzXPathRegexp(f *testing.F) {
-	for _, s := range []string{
-		"^h", "a.b", "[A-Z-[OI]]", `\p{IsBasicLatin}+`, `(a)\1`, `^\i\c*$`, `[\S\W-[\d]]`,
-		" a\n\r\t[\\n]c ", "a?+*.{}()[]c", `[a-z-[a-y-[c]]]`, `\p{IsKlingon}`, `[+--/-[,]]`,
-		`(?:ab)+?$`, `[^\P{IsGreek}]`, `\`, `[`, `[\`, `[a-`, `\p{`, "a{2,", "\xff",
-	} {
-		f.Add(s, "")
-		f.Add(s, "ismx")
-	}
-	f.Add("a b", "xq")
-	f.Add("A.C", "qi")
-	f.Fuzz(func(t *testing.T, pattern, flags string) {
-		re, err := XPathRegexp(pattern, flags)
-		if err != nil {
-			var re *RegexpError
-			if !errors.As(err, &re) {
-				t.Fatalf("XPathRegexp(%q, %q): error %T %v is not a *RegexpError", pattern, flags, err, err)
-			}
-		} else {
-			re.MatchString(pattern)
-		}
-		if !utf8.ValidString(pattern) {
-			return
-		}
-		for _, q := range []string{"q", "qi", "xq", "qsmx"} {
-			re, err := XPathRegexp(pattern, q)
-			if err != nil {
-				t.Fatalf("XPathRegexp(%q, %q): %v", pattern, q, err)
-			}
-			if loc := re.FindStringIndex(pattern); loc == nil || loc[0] != 0 || loc[1] != len(pattern) {
-				t.Fatalf("XPathRegexp(%q, %q) does not match the pattern itself: %v", pattern, q, loc)
-			}
-		}
-	})
-}
-
-func BenchmarkXPathRegexp(b *testing.B) {
-	for _, bc := range []struct{ name, pattern, flags string }{
-		{"plain", "^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}$", "i"},
-		{"subtraction", `^[\p{L}-[aeiou]]+\d*$`, "x"},
-	} {
-		b.Run(bc.name, func(b *testing.B) {
-			for b.Loop() {
-				if _, err := XPathRegexp(bc.pattern, bc.flags); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
 	}
 }

@@ -1,11 +1,4 @@
-package graph
-
-// dmn/feel/regexp.go holds its own copy of this translation on purpose: the
-// DMN engine must not depend on the RDF stack (this package links
-// json-gold), so the two are kept apart. A fix to one belongs in the other.
-// This copy grew past feel's: \d, \s, \w and their negations with XML
-// Schema's meaning, \I and \C, escapes inside character classes, general
-// class subtraction, more Unicode blocks, and q switching x off.
+package xsdregexp
 
 import (
 	"errors"
@@ -17,9 +10,9 @@ import (
 	"unicode/utf8"
 )
 
-// XPathRegexp compiles an XPath regular expression with the flags of
-// XPath's fn:matches to Go's RE2, as SPARQL's REGEX and REPLACE and SHACL's
-// sh:pattern with sh:flags require. The flags are s (the dot matches every
+// Compile compiles an XPath regular expression with the flags of XPath's
+// fn:matches to Go's RE2, as FEEL's matches, replace and split, SPARQL's
+// REGEX and REPLACE and SHACL's sh:pattern with sh:flags require. The flags are s (the dot matches every
 // character; without it neither \n nor \r), m (^ and $ match at line
 // breaks), i (case-insensitive), x (white space outside character classes
 // is removed first) and q (the pattern is a literal string; q leaves i in
@@ -35,9 +28,9 @@ import (
 // Constructs XPath does not know (\b, \Q, (?i), [[:alpha:]]) are errors
 // rather than quietly taking their RE2 meaning.
 //
-// Every error is a *RegexpError naming the flag or the part of the pattern
-// at fault.
-func XPathRegexp(pattern, flags string) (*regexp.Regexp, error) {
+// Every error is an *Error naming the flag or the part of the pattern at
+// fault.
+func Compile(pattern, flags string) (*regexp.Regexp, error) {
 	var dotAll, multiLine, foldCase, spaces, literal bool
 	for _, f := range flags {
 		switch f {
@@ -52,11 +45,11 @@ func XPathRegexp(pattern, flags string) (*regexp.Regexp, error) {
 		case 'q':
 			literal = true
 		default:
-			return nil, &RegexpError{Pattern: pattern, Msg: fmt.Sprintf("unknown flag %q in flags %q", f, flags)}
+			return nil, &Error{Pattern: pattern, Msg: fmt.Sprintf("unknown flag %q in flags %q", f, flags)}
 		}
 	}
 	if !utf8.ValidString(pattern) {
-		return nil, &RegexpError{Pattern: pattern, Msg: "the pattern is not valid UTF-8"}
+		return nil, &Error{Pattern: pattern, Msg: "the pattern is not valid UTF-8"}
 	}
 	var body string
 	if literal {
@@ -65,9 +58,9 @@ func XPathRegexp(pattern, flags string) (*regexp.Regexp, error) {
 	} else {
 		src := pattern
 		if spaces {
-			src = stripXPathSpace(src)
+			src = stripSpace(src)
 		}
-		t := &xpathTranslator{src: []rune(src), dotAll: dotAll}
+		t := &translator{src: []rune(src), dotAll: dotAll}
 		if err := t.translate(); err != nil {
 			err.Pattern = pattern
 			return nil, err
@@ -97,16 +90,16 @@ func XPathRegexp(pattern, flags string) (*regexp.Regexp, error) {
 				msg += ": " + se.Expr
 			}
 		}
-		return nil, &RegexpError{Pattern: pattern, Msg: msg, Err: err}
+		return nil, &Error{Pattern: pattern, Msg: msg, Err: err}
 	}
 	return re, nil
 }
 
-// RegexpError is the error XPathRegexp returns: an unknown flag, a pattern
-// XPath rejects, or one that uses a feature RE2 cannot express. Msg names
-// the flag or the part of the pattern at fault.
-type RegexpError struct {
-	Pattern string // as given to XPathRegexp
+// Error is the error Compile returns: an unknown flag, a pattern XPath
+// rejects, or one that uses a feature RE2 cannot express. Msg names the
+// flag or the part of the pattern at fault.
+type Error struct {
+	Pattern string // as given to Compile
 	Msg     string
 	// Err is ErrUnsupported for valid XPath that RE2 cannot run (a back
 	// reference, a Unicode block this package does not know), RE2's
@@ -114,27 +107,33 @@ type RegexpError struct {
 	Err error
 }
 
-func (e *RegexpError) Error() string {
+func (e *Error) Error() string {
 	if errors.Is(e.Err, ErrUnsupported) {
 		return fmt.Sprintf("regular expression %q: %s is not supported", e.Pattern, e.Msg)
 	}
 	return fmt.Sprintf("regular expression %q: %s", e.Pattern, e.Msg)
 }
 
-func (e *RegexpError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
-// isXPathSpace reports the characters the x flag removes.
-func isXPathSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
+// ErrUnsupported is wrapped by an *Error for a valid XPath pattern that RE2
+// cannot run: a back reference, or a Unicode block this package does not
+// know. It is this package's own sentinel, not graph.ErrUnsupported: the
+// package imports nothing outside the standard library.
+var ErrUnsupported = errors.New("xsdregexp: unsupported")
 
-// stripXPathSpace removes white space outside character classes, as the x
+// isSpace reports the characters the x flag removes.
+func isSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
+
+// stripSpace removes white space outside character classes, as the x
 // flag asks before the pattern is read: a backslash followed by white
 // space escapes the next character that is kept.
-func stripXPathSpace(p string) string {
+func stripSpace(p string) string {
 	var b strings.Builder
 	depth := 0 // of nested classes, for subtraction
 	escaped := false
 	for _, r := range p {
-		if depth == 0 && isXPathSpace(r) {
+		if depth == 0 && isSpace(r) {
 			continue
 		}
 		switch {
@@ -225,9 +224,9 @@ var singleCharEscapes = map[rune]rune{
 	'{': '{', '}': '}', '-': '-', '[': '[', ']': ']', '^': '^', '$': '$',
 }
 
-// xpathTranslator rewrites an XPath pattern (after x-flag stripping) into
+// translator rewrites an XPath pattern (after x-flag stripping) into
 // RE2 syntax in one left-to-right pass.
-type xpathTranslator struct {
+type translator struct {
 	src    []rune
 	i      int
 	dotAll bool
@@ -236,16 +235,16 @@ type xpathTranslator struct {
 
 // invalidPattern is an error for a pattern XPath rejects; the caller fills
 // in the pattern.
-func invalidPattern(format string, args ...any) *RegexpError {
-	return &RegexpError{Msg: fmt.Sprintf(format, args...)}
+func invalidPattern(format string, args ...any) *Error {
+	return &Error{Msg: fmt.Sprintf(format, args...)}
 }
 
 // unsupportedPattern is an error for valid XPath that RE2 cannot run.
-func unsupportedPattern(format string, args ...any) *RegexpError {
-	return &RegexpError{Msg: fmt.Sprintf(format, args...), Err: ErrUnsupported}
+func unsupportedPattern(format string, args ...any) *Error {
+	return &Error{Msg: fmt.Sprintf(format, args...), Err: ErrUnsupported}
 }
 
-func (t *xpathTranslator) translate() *RegexpError {
+func (t *translator) translate() *Error {
 	for t.i < len(t.src) {
 		switch r := t.src[t.i]; r {
 		case '\\':
@@ -295,7 +294,7 @@ func (t *xpathTranslator) translate() *RegexpError {
 
 // escape reads the escape at t.i: either a single character (esc nil) or
 // a multi-character escape, category or block.
-func (t *xpathTranslator) escape() (single rune, esc *classEscape, err *RegexpError) {
+func (t *translator) escape() (single rune, esc *classEscape, err *Error) {
 	if t.i+1 >= len(t.src) {
 		return 0, nil, invalidPattern(`the pattern ends in a lone \`)
 	}
@@ -344,7 +343,7 @@ func (t *xpathTranslator) escape() (single rune, esc *classEscape, err *RegexpEr
 
 // class reads the character class expression at t.i (XML Schema's
 // charClassExpr, with subtraction) and returns it as one RE2 class.
-func (t *xpathTranslator) class() (string, *RegexpError) {
+func (t *translator) class() (string, *Error) {
 	start := t.i
 	t.i++ // [
 	neg := false
@@ -440,7 +439,7 @@ func (t *xpathTranslator) class() (string, *RegexpError) {
 
 // escapeInClass returns a multi-character escape as part of a class body;
 // RE2 cannot negate part of a class, so a negated one is spelled out.
-func escapeInClass(e *classEscape) (string, *RegexpError) {
+func escapeInClass(e *classEscape) (string, *Error) {
 	if !e.negated {
 		return e.body, nil
 	}
@@ -475,10 +474,10 @@ func quoteClassRune(r rune) string {
 }
 
 // runeRanges returns the sorted, disjoint [lo, hi] pairs of an RE2 class.
-func runeRanges(class string) ([]rune, *RegexpError) {
+func runeRanges(class string) ([]rune, *Error) {
 	re, err := syntax.Parse(class, syntax.Perl)
 	if err != nil {
-		return nil, &RegexpError{Msg: "invalid character class: " + err.Error(), Err: err}
+		return nil, &Error{Msg: "invalid character class: " + err.Error(), Err: err}
 	}
 	switch re.Op {
 	case syntax.OpCharClass:
@@ -490,7 +489,7 @@ func runeRanges(class string) ([]rune, *RegexpError) {
 	case syntax.OpAnyChar:
 		return []rune{0, unicode.MaxRune}, nil
 	}
-	return nil, &RegexpError{Msg: fmt.Sprintf("internal error: %q is not a class", class)}
+	return nil, &Error{Msg: fmt.Sprintf("internal error: %q is not a class", class)}
 }
 
 // subtractRanges returns a minus b, both sorted disjoint pairs.
