@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cockroachdb/apd/v3"
+
+	"github.com/regelkit/regelkit/sparql/graph/xsdregexp"
 )
 
 type builtinImpl = func(rt *Runtime, args []Value) Value
@@ -431,7 +433,7 @@ func registerString(r registry) {
 			}
 			flags = f
 		}
-		re, err := xpathRegexp(p, flags)
+		re, err := xsdregexp.Compile(p, flags)
 		if err != nil {
 			return rt.warnf("matches: %v", err)
 		}
@@ -452,7 +454,7 @@ func registerString(r registry) {
 			}
 			flags = f
 		}
-		re, err := xpathRegexp(p, flags)
+		re, err := xsdregexp.Compile(p, flags)
 		if err != nil {
 			return rt.warnf("replace: %v", err)
 		}
@@ -471,7 +473,7 @@ func registerString(r registry) {
 		if !ok1 || !ok2 {
 			return rt.warn("split: invalid arguments")
 		}
-		re, err := xpathRegexp(d, "")
+		re, err := xsdregexp.Compile(d, "")
 		if err != nil {
 			return rt.warnf("split: %v", err)
 		}
@@ -530,10 +532,6 @@ func str2Bool(f func(string, string) bool) builtinImpl {
 		return f(s, m)
 	}
 }
-
-type regexpFlagError struct{ f rune }
-
-func (e *regexpFlagError) Error() string { return "invalid regular expression flag " + string(e.f) }
 
 func xpathReplacement(r string, literal bool) (string, bool) {
 	var b strings.Builder

@@ -29,6 +29,16 @@
 // Duration, YearsMonths, []Value, *Context, Range and *Function; String and
 // Literal render values, Equal and Compare implement FEEL's = and <.
 //
+// # Regular expressions
+//
+// matches, replace and split read their patterns and flags as XPath's
+// fn:matches does, through sparql/graph/xsdregexp, the translation to RE2
+// that SPARQL and SHACL use too (a standard-library-only package, so the
+// DMN engine links nothing of the RDF stack). A pattern XPath rejects or
+// RE2 cannot run (a back reference) makes the call null with a warning
+// naming the problem, e.g. `matches: regular expression "(a)\1": back
+// reference \1 is not supported`.
+//
 // # Performance
 //
 // Measured on the shared 2-core development machine under heavy load, so
