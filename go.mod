@@ -5,7 +5,6 @@ go 1.26
 require (
 	github.com/beevik/etree v1.8.1
 	github.com/cockroachdb/apd/v3 v3.2.3
-	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/google/go-cmp v0.7.0
 	github.com/gorilla/mux v1.8.1
 	github.com/jackc/pgx/v5 v5.12.0
