@@ -55,9 +55,11 @@
 // # Conformance
 //
 // TestW3CConformance runs the W3C suites from ../shared/testsuites/rdf-tests
-// ($REGELKIT_RDF_TESTS overrides) and prints one line per suite; floors are
-// in testdata/conformance-floors.txt. See the report of the SPARQL issue
-// for the current counts and the failures by category.
+// ($REGELKIT_RDF_TESTS overrides) and prints one line per suite;
+// TestW3CProtocol runs the protocol, graph store protocol and service
+// description suites as HTTP exchanges with the handler. Each suite's
+// floor, testdata/floors/<suite>.txt, lists the ids of the tests that must
+// pass; -update-floors adds newly passing ones.
 //
 // # Performance
 //
