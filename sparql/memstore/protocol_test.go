@@ -303,6 +303,12 @@ var legacyPreconditions = map[string]string{
 
 // runLegacyGraphStore runs the deprecated http-rdf-update tests, whose
 // exchanges are Markdown prose in rdfs:comment, in order on one store.
+// Four fail on their own data: post__existing_graph and
+// post__multipart_formdata send Turtle without its final '.', which the
+// handler refuses (400); get_of_post__existing_graph expects a graph that
+// contradicts the requests before it; get_of_post__multipart_formdata
+// expects what the two refused POSTs would have added. The maintained
+// graph-store-protocol manifests fix these and pass.
 func runLegacyGraphStore(t *testing.T, root string, cases []testCase, out *suiteOutcome) {
 	srv := exchangeServer(New(), "/gsp")
 	defer srv.Close()
