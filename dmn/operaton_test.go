@@ -684,3 +684,25 @@ func TestOperatonTypedDRD(t *testing.T) {
 		t.Errorf("DMN semantics: rows %s, messages %q, want aowDatum null with a warning and exact numbers", got, sres.Messages)
 	}
 }
+
+// TestOperatonLiteralTyping: Operaton converts a literal expression's
+// result to its variable's typeRef as it converts table outputs.
+func TestOperatonLiteralTyping(t *testing.T) {
+	ctx := context.Background()
+	literal := func(typeRef, expr string) string {
+		return operatonHead + `
+  <decision id="d" name="d"><variable name="x" typeRef="` + typeRef + `"/><literalExpression><text>` + expr + `</text></literalExpression></decision></definitions>`
+	}
+	m := compileOperaton(t, literal("string", `date("2047-01-23") + duration("P2M")`))
+	res, err := m.Evaluate(ctx, "d", nil)
+	if err != nil || feel.Literal(res.Main().Value) != `"2047-03-23"` {
+		t.Errorf("string: %s, %v, want \"2047-03-23\"", feel.Literal(res.Main().Value), err)
+	}
+	m = compileOperaton(t, literal("integer", `5 / 2`))
+	_, err = m.Evaluate(ctx, "d", nil)
+	var ee *EvalError
+	if !errors.As(err, &ee) || ee.Kind != TypeConversion || ee.DecisionID != "d" ||
+		err.Error() != `dmn: decision d: variable "x": invalid value 2.5 for typeRef "integer": not a whole number` {
+		t.Errorf("integer: %v, want a type conversion failure", err)
+	}
+}

@@ -152,13 +152,26 @@ func (k operatonType) convert(v feel.Value) (feel.Value, string) {
 	return nil, "a " + feel.Kind(v)
 }
 
-// convertFailure is the failure of an output value that Operaton's
-// transformer refuses, quoting at most 100 characters of the value.
-func (t *compiledTable) convertFailure(r, i int, v feel.Value, why string) *EvalError {
+// literalConvertFailure is the failure of a literal expression's result
+// that Operaton's transformer for the decision variable's typeRef refuses.
+func literalConvertFailure(v *InformationItem, val feel.Value, why string) *EvalError {
+	return &EvalError{Kind: TypeConversion, reason: "variable " + strconv.Quote(v.Name) + ": invalid value " + clippedLiteral(val) +
+		" for typeRef " + strconv.Quote(strings.TrimSpace(v.TypeRef)) + ": " + why}
+}
+
+// clippedLiteral quotes at most 100 characters of a value.
+func clippedLiteral(v feel.Value) string {
 	lit := feel.Literal(v)
 	if len(lit) > 100 {
 		lit = lit[:100] + "..."
 	}
+	return lit
+}
+
+// convertFailure is the failure of an output value that Operaton's
+// transformer refuses, quoting at most 100 characters of the value.
+func (t *compiledTable) convertFailure(r, i int, v feel.Value, why string) *EvalError {
+	lit := clippedLiteral(v)
 	rules := t.ruleNames([]int{r})
 	return &EvalError{Kind: TypeConversion, HitPolicy: t.hit, Rules: rules,
 		reason: "output " + strconv.Quote(t.outNames[i]) + " of rule " + rules[0] + ": invalid value " + lit +
