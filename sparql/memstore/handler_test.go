@@ -6,8 +6,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/regelkit/regelkit/sparql/graph"
 )
@@ -254,4 +256,65 @@ INSERT { GRAPH <http://ex/out> { ?s a <http://ex/Seen> } } USING NAMED <http://e
 	if len(seen) != 1 || seen[0] != "http://ex/d1" {
 		t.Errorf("USING NAMED <d1> saw %v, want only http://ex/d1", seen)
 	}
+}
+
+// The service description lists at most maxDescribedGraphs named graphs,
+// however many the store holds.
+func TestServiceDescriptionBounded(t *testing.T) {
+	s := New()
+	for i := range maxDescribedGraphs + 5 {
+		s.Add(graph.Quad{S: graph.IRI("http://ex/s"), P: graph.IRI("http://ex/p"), O: graph.IRI("http://ex/o"), G: graph.IRI("http://ex/g" + strconv.Itoa(i))})
+	}
+	code, _, body := gspDo(t, s.Handler(HandlerOptions{}), "GET", "/sparql", "", "application/n-triples", "")
+	if n := strings.Count(body, "<http://www.w3.org/ns/sparql-service-description#namedGraph>"); code != 200 || n != maxDescribedGraphs {
+		t.Errorf("service description: %d, %d named graphs listed, want 200 and %d", code, n, maxDescribedGraphs)
+	}
+}
+
+// FuzzHandler sends arbitrary requests to a writable and a read-only
+// handler: neither may panic or answer 5xx, and the read-only store never
+// changes.
+func FuzzHandler(f *testing.F) {
+	for _, seed := range []struct{ method, target, ctype, body string }{
+		{"GET", "/sparql?query=ASK%7B%7D", "", ""},
+		{"POST", "/sparql", "application/sparql-update", "INSERT DATA { <http://ex/a> <http://ex/p> 1 }"},
+		{"PUT", "/sparql?graph=http%3A%2F%2Fex%2Fg", "text/turtle", "<http://ex/a> <http://ex/p> [ <http://ex/q> ( 1 2 ) ] ."},
+		{"POST", "/sparql", "multipart/form-data; boundary=b", "--b\r\nContent-Type: text/turtle\r\n\r\n<a> <b> <c> .\r\n--b--\r\n"},
+		{"DELETE", "/sparql/people/1", "", ""},
+		{"GET", "/sparql?default", "", ""},
+		{"POST", "/sparql?using-graph-uri=x", "application/x-www-form-urlencoded", "update=WITH+%3Cx%3E+DELETE+%7B%7D+WHERE+%7B%7D"},
+	} {
+		f.Add(seed.method, seed.target, seed.ctype, seed.body)
+	}
+	f.Fuzz(func(t *testing.T, method, target, ctype, body string) {
+		if !strings.HasPrefix(target, "/") {
+			target = "/" + target
+		}
+		if _, err := url.ParseRequestURI(target); err != nil || strings.ContainsAny(method, " \t\r\n") || method == "" || strings.ContainsAny(ctype, "\r\n\x00") {
+			t.Skip()
+		}
+		ro := New()
+		ro.Add(graph.Quad{S: graph.IRI("http://ex/a"), P: graph.IRI("http://ex/p"), O: graph.IRI("http://ex/o")})
+		for _, tc := range []struct {
+			s  *Store
+			ro bool
+		}{{New(), false}, {ro, true}} {
+			h := tc.s.Handler(HandlerOptions{ReadOnly: tc.ro, MountPath: "/sparql", MaxBodyBytes: 1 << 16, Timeout: 2 * time.Second})
+			req, err := http.NewRequest(method, "http://kg.example"+target, strings.NewReader(body))
+			if err != nil {
+				t.Skip()
+			}
+			if ctype != "" {
+				req.Header.Set("Content-Type", ctype)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code >= 500 && rec.Code != http.StatusServiceUnavailable {
+				t.Fatalf("%s %s (%s): %d %s", method, target, ctype, rec.Code, rec.Body.String())
+			}
+		}
+		if ro.Len() != 1 {
+			t.Fatalf("the read-only store changed: %d quads", ro.Len())
+		}
+	})
 }
