@@ -75,16 +75,27 @@ func absoluteIRI(s string) bool {
 	return err == nil && u.IsAbs()
 }
 
+// payloadFormats are the media types of Graph Store request bodies; plain
+// JSON and text/plain are left out, so that a mistaken POST of those to
+// the endpoint stays an error (415) instead of creating a graph.
+var payloadFormats = map[string]graph.Format{
+	"text/turtle":           graph.Turtle,
+	"application/x-turtle":  graph.Turtle,
+	"application/n-triples": graph.NTriples,
+	"application/rdf+xml":   graph.RDFXML,
+	"application/ld+json":   graph.JSONLD,
+	"application/trig":      graph.TriG,
+	"application/n-quads":   graph.NQuads,
+}
+
 // rdfPayloadFormat is the RDF format of a Graph Store request body;
 // multipart/form-data (a document per part) reports ok with format 0.
 func rdfPayloadFormat(mediaType string) (graph.Format, bool) {
 	if mediaType == "multipart/form-data" {
 		return 0, true
 	}
-	if !strings.Contains(mediaType, "/") {
-		return 0, false // FormatFor also reads names and extensions
-	}
-	return graph.FormatFor(mediaType)
+	f, ok := payloadFormats[mediaType]
+	return f, ok
 }
 
 func (h *handler) serveGraph(w http.ResponseWriter, r *http.Request, t graphTarget) {

@@ -93,13 +93,7 @@ func requestURL(r *http.Request) string {
 // endpointURL is requestURL for a request at the endpoint itself, whose
 // path may carry a trailing slash.
 func (h *handler) endpointURL(r *http.Request) string {
-	u := requestURL(r)
-	if h.opts.MountPath != "" {
-		if i := strings.LastIndex(u, h.opts.MountPath); i >= 0 {
-			return u[:i+len(h.opts.MountPath)]
-		}
-	}
-	return u
+	return strings.TrimSuffix(requestURL(r), "/")
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -221,6 +221,8 @@ func TestHandlerProtocolErrors(t *testing.T) {
 		{"USING and using-graph-uri", "POST", "/?using-graph-uri=http%3A%2F%2Fex%2Fg", "application/sparql-update", "INSERT { <http://ex/a> <http://ex/p> 1 } USING <http://ex/h> WHERE {}", 400},
 		{"WITH and using-named-graph-uri", "POST", "/?using-named-graph-uri=http%3A%2F%2Fex%2Fg", "application/sparql-update", "WITH <http://ex/h> INSERT { <http://ex/a> <http://ex/p> 1 } WHERE {}", 400},
 		{"PUT without a graph", "PUT", "/?query=ASK%7B%7D", "application/x-www-form-urlencoded", "", 405},
+		{"plain JSON to the endpoint", "POST", "/", "application/json", `{"@id": "http://ex/a"}`, 415},
+		{"text/plain to the endpoint", "POST", "/", "text/plain", "ASK {}", 415},
 	} {
 		if code, _, body := gspDo(t, h, tc.method, tc.target, tc.ctype, "", tc.body); code != tc.want {
 			t.Errorf("%s: %d %s, want %d", tc.name, code, body, tc.want)
