@@ -1,8 +1,9 @@
 // Package memstore is regelkit's in-memory SPARQL 1.1 store: an RDF
 // dataset (default graph plus named graphs) with a query and update
 // engine, usable in-process through sparql.Endpoint and over HTTP through
-// a SPARQL 1.1 Protocol handler. It lets every server run on embedded
-// defaults and every test run against a real SPARQL engine.
+// a handler for the SPARQL 1.1 Protocol, the Graph Store HTTP Protocol and
+// the service description. It lets every server run on embedded defaults
+// and every test run against a real SPARQL engine.
 //
 //	s := memstore.New()
 //	err := s.Load(ctx, file, graph.Turtle)
