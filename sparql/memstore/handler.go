@@ -144,6 +144,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, http.StatusUnsupportedMediaType, "unsupported charset "+excerpt(cs)+"; SPARQL requests are UTF-8")
 			return
 		}
+		if ct == sparql.MediaUpdate && h.opts.ReadOnly {
+			h.fail(w, r, http.StatusForbidden, "this endpoint is read-only: updates are refused")
+			return
+		}
 		body, ok := h.readBody(w, r)
 		if !ok {
 			return
