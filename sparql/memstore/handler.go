@@ -331,10 +331,19 @@ func (h *handler) writeGraph(w http.ResponseWriter, r *http.Request, accept stri
 	}
 }
 
+// statusOf maps an evaluation error to its HTTP status. A budget error
+// (any error with a LimitExceeded method, the shared limits contract) is
+// 503 for Timeout and 400 for the other limits.
 func statusOf(err error) int {
 	var syn *SyntaxError
 	var upd *UpdateError
+	var limit interface{ LimitExceeded() string }
 	switch {
+	case errors.As(err, &limit):
+		if limit.LimitExceeded() == "Timeout" {
+			return http.StatusServiceUnavailable
+		}
+		return http.StatusBadRequest
 	case errors.As(err, &syn), errors.As(err, &upd), errors.Is(err, ErrLoadUnsupported):
 		return http.StatusBadRequest
 	case errors.Is(err, context.DeadlineExceeded):

@@ -2,6 +2,8 @@ package memstore
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -319,4 +321,29 @@ func FuzzHandler(f *testing.F) {
 			t.Fatalf("the read-only store changed: %d quads", ro.Len())
 		}
 	})
+}
+
+// testLimitError has the shared limits contract's method, as the budget
+// errors of every evaluating package do.
+type testLimitError struct{ limit string }
+
+func (e *testLimitError) Error() string         { return "exceeded " + e.limit }
+func (e *testLimitError) LimitExceeded() string { return e.limit }
+
+func TestStatusOfLimitErrors(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want int
+	}{
+		{fmt.Errorf("query: %w", &testLimitError{"Timeout"}), http.StatusServiceUnavailable},
+		{fmt.Errorf("query: %w", &testLimitError{"MaxRows"}), http.StatusBadRequest},
+		{&testLimitError{"MaxBytes"}, http.StatusBadRequest},
+		{&SyntaxError{Line: 1, Column: 2, Msg: "x"}, http.StatusBadRequest},
+		{context.DeadlineExceeded, http.StatusServiceUnavailable},
+		{errors.New("something else"), http.StatusInternalServerError},
+	} {
+		if got := statusOf(tc.err); got != tc.want {
+			t.Errorf("statusOf(%v) = %d, want %d", tc.err, got, tc.want)
+		}
+	}
 }
