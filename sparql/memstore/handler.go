@@ -79,6 +79,20 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, status int, msg s
 	io.WriteString(w, msg+"\n")
 }
 
+// failErr answers a failed query or update. An internal failure (500)
+// keeps its cause out of the body, which strangers read; the log has it.
+func (h *handler) failErr(w http.ResponseWriter, r *http.Request, err error) {
+	status := statusOf(err)
+	if status == http.StatusInternalServerError {
+		if h.opts.Logger != nil {
+			h.opts.Logger.Error("sparql evaluation failed", "method", r.Method, "error", err)
+		}
+		h.fail(w, r, status, "internal error while evaluating the request")
+		return
+	}
+	h.fail(w, r, status, err.Error())
+}
+
 // requestURL is the URL the client used, without query: the base IRI of
 // queries and updates, the endpoint of the service description and the
 // IRI of directly identified graphs.
@@ -202,7 +216,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if err := h.s.UpdateWith(ctx, update, opts); err != nil {
-			h.fail(w, r, statusOf(err), err.Error())
+			h.failErr(w, r, err)
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
@@ -210,7 +224,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := h.s.QueryWith(ctx, query, QueryOptions{Base: base, DefaultGraphs: params["default-graph-uri"], NamedGraphs: params["named-graph-uri"]})
 	if err != nil {
-		h.fail(w, r, statusOf(err), err.Error())
+		h.failErr(w, r, err)
 		return
 	}
 	accept := r.Header.Get("Accept")

@@ -347,3 +347,18 @@ func TestStatusOfLimitErrors(t *testing.T) {
 		}
 	}
 }
+
+// An internal failure's cause stays out of the response body.
+func TestFailErrHidesInternalCauses(t *testing.T) {
+	h := New().Handler(HandlerOptions{}).(*handler)
+	rec := httptest.NewRecorder()
+	h.failErr(rec, httptest.NewRequest("GET", "/sparql?query=x", nil), &EvaluationError{Msg: "index out of range at 10.1.2.3"})
+	if rec.Code != 500 || strings.Contains(rec.Body.String(), "10.1.2.3") || !strings.Contains(rec.Body.String(), "internal error") {
+		t.Errorf("500 body %q", rec.Body.String())
+	}
+	rec = httptest.NewRecorder()
+	h.failErr(rec, httptest.NewRequest("GET", "/sparql?query=x", nil), &SyntaxError{Line: 1, Column: 7, Msg: "expected '}'"})
+	if rec.Code != 400 || !strings.Contains(rec.Body.String(), "1:7") {
+		t.Errorf("400 body %q, want the position", rec.Body.String())
+	}
+}
