@@ -46,7 +46,9 @@ type Client struct {
 	// BaseURL is the register's API root; Lookup posts to BaseURL +
 	// "/personen".
 	BaseURL string
-	// HTTPClient sends the requests; nil uses http.DefaultClient. Give one
+	// HTTPClient sends the requests; nil uses a client on
+	// http.DefaultTransport that follows no redirect, so a lookup body
+	// (which holds a citizen number) only ever goes to BaseURL. Give one
 	// with its own Transport for PKIoverheid mTLS or a proxy.
 	HTTPClient *http.Client
 	// Header is added to every request, e.g. the register's X-API-Key.
@@ -58,6 +60,12 @@ type Client struct {
 	// MaxResponseBytes caps the answer read; DefaultMaxResponseBytes when
 	// zero.
 	MaxResponseBytes int64
+}
+
+// defaultHTTPClient refuses redirects: a 3xx is answered as an unexpected
+// status instead of re-posting the body elsewhere. It is never modified.
+var defaultHTTPClient = &http.Client{
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 }
 
 // UpstreamError reports a lookup the register did not answer with success.
@@ -104,7 +112,7 @@ func (c *Client) Lookup(ctx context.Context, body []byte) ([]byte, error) {
 	}
 	hc := c.HTTPClient
 	if hc == nil {
-		hc = http.DefaultClient
+		hc = defaultHTTPClient
 	}
 	lctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

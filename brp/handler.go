@@ -105,7 +105,7 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) Event {
 		switch {
 		case errors.As(err, &se):
 			return fail(Event{}, http.StatusBadRequest, CodeMalformedBody, "The request body could not be parsed.",
-				member{"invalidParams", []InvalidParam{{Name: "body", Code: "syntax", Reason: se.Error()[len("brp: "):]}}})
+				member{"invalidParams", []InvalidParam{{Name: "body", Code: "syntax", Reason: se.describe()}}})
 		case errors.As(err, &ve):
 			return fail(Event{}, http.StatusBadRequest, CodeValidation, ve.Detail(), member{"invalidParams", ve.Params})
 		}

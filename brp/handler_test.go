@@ -489,3 +489,19 @@ func hang(w http.ResponseWriter, r *http.Request) {
 	case <-time.After(10 * time.Second):
 	}
 }
+
+func TestRedirectIsNotFollowed(t *testing.T) {
+	var elsewhere atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { elsewhere.Add(1) }))
+	defer other.Close()
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/personen", http.StatusTemporaryRedirect)
+	}))
+	defer upstream.Close()
+	rg := newRig(t, &Client{BaseURL: upstream.URL}, nil)
+	status, ctype, out := rg.post(t, wesselBody)
+	checkProblem(t, status, ctype, out, 500, CodeAPIError, "BRP API answered with unexpected status 307")
+	if n := elsewhere.Load(); n != 0 {
+		t.Errorf("the body followed the redirect %d times", n)
+	}
+}
