@@ -18,6 +18,11 @@ const (
 	DefaultMaxResponseBytes = 4 << 20          // a family of persons is a few kilobytes
 )
 
+// maxErrorBody bounds the register's 4xx answer that is passed on: a problem
+// with invalidParams is a few hundred bytes, and the lookup's answer should
+// not echo megabytes.
+const maxErrorBody = 64 << 10
+
 // Causes of an *UpstreamError without a usable answer; match them with
 // errors.Is on the error Lookup returns.
 var (
@@ -73,8 +78,8 @@ type UpstreamError struct {
 	// Status is the register's HTTP status; 0 when there was no answer
 	// (timeout, no connection).
 	Status int
-	// Body is the register's answer to a 4xx, as received (at most
-	// MaxResponseBytes); nil otherwise.
+	// Body is the register's answer to a 4xx, as received; nil otherwise
+	// and when it exceeds 64 KiB.
 	Body []byte
 	// Detail is a sentence for the problem's detail member. It never holds
 	// a URL or credentials; for a 5xx it is the register's own
@@ -155,7 +160,11 @@ func (c *Client) Lookup(ctx context.Context, body []byte) ([]byte, error) {
 		}
 		return data, nil
 	case s >= 400 && s < 500:
-		return nil, &UpstreamError{Status: s, Body: data, Detail: "BRP API returned an error"}
+		e := &UpstreamError{Status: s, Detail: "BRP API returned an error"}
+		if len(data) <= maxErrorBody {
+			e.Body = data
+		}
+		return nil, e
 	case s >= 500 && s < 600:
 		return nil, &UpstreamError{Status: s, Detail: upstreamDetail(data)}
 	default:

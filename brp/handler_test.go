@@ -218,6 +218,21 @@ func TestUpstreamFailures(t *testing.T) {
 			wantStatus: 403, wantDetail: "BRP API returned an error", wantExt: `"forbidden for this client"`,
 		},
 		{
+			name: "400 with a body too large to pass on",
+			upstream: func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(400)
+				io.WriteString(w, `{"detail":"`+strings.Repeat("x", 70<<10)+`"}`)
+			},
+			wantStatus: 400, wantDetail: "BRP API returned an error",
+		},
+		{
+			name: "404 without a body",
+			upstream: func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(404)
+			},
+			wantStatus: 404, wantDetail: "BRP API returned an error", wantExt: `""`,
+		},
+		{
 			name: "503 with a problem",
 			upstream: func(w http.ResponseWriter, r *http.Request) {
 				w.WriteHeader(503)
