@@ -486,3 +486,45 @@ func TestOneBadRowDoesNotSinkItsBatch(t *testing.T) {
 		t.Errorf("%d good rows, want 2", n)
 	}
 }
+
+func TestDropsAreWarnedOncePerInterval(t *testing.T) {
+	gate := make(chan struct{})
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	logger := slog.New(slog.NewJSONHandler(writerFunc(func(p []byte) (int, error) {
+		if bytes.Contains(p, []byte(`"msg":"audit"`)) {
+			<-gate // the sink is stuck: the queue fills
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		return buf.Write(p)
+	}), nil))
+	l := Open(context.Background(), Options{QueueSize: 2, Logger: logger, FlushInterval: time.Millisecond, BatchSize: 1})
+	l.Record(entry("first"))
+	waitFor(t, 5*time.Second, "the writer to take the first entry", func() bool { return len(l.queue) == 0 })
+	for range 7 {
+		l.Record(entry("more"))
+	}
+	if st := l.Stats(); st.Dropped != 5 || st.Queued != 3 {
+		t.Errorf("Stats %+v with a stuck sink: want 3 queued, 5 dropped", st)
+	}
+	close(gate)
+	waitFor(t, 5*time.Second, "the queue to empty", func() bool { return l.Stats().Written == 3 })
+	for range 4 {
+		l.Record(entry("later"))
+	}
+	l.dropped.Add(2) // more drops within the interval
+	closeLog(t, l)
+
+	mu.Lock()
+	defer mu.Unlock()
+	if n := strings.Count(buf.String(), "audit queue full"); n != 1 {
+		t.Errorf("%d drop warnings, want 1:\n%s", n, buf.String())
+	}
+	if !strings.Contains(buf.String(), `"dropped_since_last_warning":5`) {
+		t.Errorf("the warning does not count the drops:\n%s", buf.String())
+	}
+	if strings.Contains(buf.String(), "999992235") {
+		t.Errorf("log holds a citizen number:\n%s", buf.String())
+	}
+}
