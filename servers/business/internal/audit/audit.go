@@ -308,6 +308,7 @@ func (l *Log) write(ctx context.Context, batch []Entry) {
 		rows[i] = values(e)
 	}
 	delay := l.flushInterval
+	var stop <-chan struct{} = l.stop
 	for attempt := 1; ; attempt++ {
 		err := l.insert(ctx, rows)
 		if err == nil {
@@ -324,13 +325,28 @@ func (l *Log) write(ctx context.Context, batch []Entry) {
 			l.failed.Add(int64(len(rows)))
 			return
 		}
-		select {
-		case <-time.After(delay):
-		case <-ctx.Done():
+		if !l.pause(&ctx, &stop, delay) {
 			l.failed.Add(int64(len(rows)))
 			return
 		}
 		delay = min(delay*2, 5*time.Second)
+	}
+}
+
+// pause waits out a retry delay. Close does not cut it short but moves the
+// retries under its context; false means that context ended.
+func (l *Log) pause(ctx *context.Context, stop *<-chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			return true
+		case <-*stop:
+			*ctx, *stop = l.closeCtx, nil
+		case <-(*ctx).Done():
+			return false
+		}
 	}
 }
 

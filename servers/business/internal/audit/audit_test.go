@@ -528,3 +528,26 @@ func TestDropsAreWarnedOncePerInterval(t *testing.T) {
 		t.Errorf("log holds a citizen number:\n%s", buf.String())
 	}
 }
+
+func TestCloseWhileDatabaseDown(t *testing.T) {
+	db := pgtest.New(t)
+	pool := db.Pool(t)
+	l := Open(context.Background(), Options{Pool: pool, FlushInterval: 10 * time.Millisecond, MaxAttempts: 1000})
+	waitFor(t, 10*time.Second, "the migrations", l.migrated.Load)
+	db.Stop(t)
+	for range 5 {
+		l.Record(entry("lost"))
+	}
+	time.Sleep(100 * time.Millisecond) // the writer is retrying now
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_ = l.Close(ctx)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Close took %v with a 500 ms context", d)
+	}
+	waitFor(t, 5*time.Second, "the retried rows to count as failed", func() bool { return l.Stats().Failed == 5 })
+	if st := l.Stats(); st.Written != 0 || st.Queued != 0 {
+		t.Errorf("Stats %+v", st)
+	}
+}
