@@ -292,8 +292,6 @@ func TestStoredValues(t *testing.T) {
 	}
 }
 
-func ptr(s string) *string { return &s }
-
 func TestList(t *testing.T) {
 	db := pgtest.New(t)
 	pool := db.Pool(t)
