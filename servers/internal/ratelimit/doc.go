@@ -8,4 +8,3 @@
 //	l := ratelimit.New(ratelimit.Options{Max: 1000, Window: time.Minute})
 //	h = ratelimit.Middleware(l, h, ratelimit.MiddlewareOptions{Key: clientIP, Refuse: write429})
 package ratelimit
-
