@@ -84,7 +84,9 @@ type config struct {
 	TriplyDBToken     string
 }
 
-func (c *config) development() bool { return c.Environment == envDevelopment || c.Environment == envTest }
+func (c *config) development() bool {
+	return c.Environment == envDevelopment || c.Environment == envTest
+}
 
 // devIdentity reports whether tokens are verified against the development
 // identity (no identity provider configured).
