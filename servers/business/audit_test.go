@@ -78,7 +78,7 @@ func TestAuditTrail(t *testing.T) {
 	unknown := `{"type": "RaadpleegMetBurgerservicenummer", "burgerservicenummer": ["999990019"], "fields": ["naam"]}`
 	ta.c.Post("/v1/brp/personen", unknown, bearer(cw)...)
 	ta.c.Post("/v1/brp/personen", `{"type": "x"}`, bearer(cw)...)
-	ta.c.Get("/v1/health") // public: no row
+	ta.c.Get("/v1/health")                                                                                       // public: no row
 	ta.c.Post("/v1/decision/SVB_LeeftijdsInformatie/evaluate", leeftijdBody).ExpectError(t, 401, "UNAUTHORIZED") // 401: no row
 	ta.c.Get("/v1/admin/audit", bearer(cw)...).ExpectError(t, 403, "FORBIDDEN")
 
