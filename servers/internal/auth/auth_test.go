@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -408,5 +410,60 @@ func TestDevIdentitySharedThroughTheFile(t *testing.T) {
 	}
 	if _, err := LoadDevIdentity(path); err == nil || !strings.Contains(err.Error(), "delete it") {
 		t.Errorf("corrupt key file: %v", err)
+	}
+}
+
+// TestVerifiedCache: a cached token is trusted only until its exp (and at
+// most CacheMaxAge), the cache stays within its bound, and callers cannot
+// change a cached principal.
+func TestVerifiedCache(t *testing.T) {
+	key := rsaKey(t)
+	srv := newJWKSServer(t, map[string]*rsa.PublicKey{"k1": &key.PublicKey})
+	now := time.Now()
+	var mu sync.Mutex
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	set := func(t time.Time) { mu.Lock(); now = t; mu.Unlock() }
+	v := newRemoteVerifier(t, srv.URL, VerifierOptions{Now: clock, CacheSize: 5, CacheMaxAge: time.Hour})
+	start := now
+	c := validClaims()
+	c["exp"] = start.Add(30 * time.Second).Unix()
+	tok := sign(t, key, "k1", c)
+	p, err := v.Verify(context.Background(), tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Roles[0], p.Tenant = "admin", "elsewhere"
+	again, err := v.Verify(context.Background(), tok)
+	if err != nil || again.Tenant != "utrecht" || v.cacheLen() != 1 {
+		t.Fatalf("cached principal changed or not cached: %+v %v", again, err)
+	}
+	set(start.Add(31 * time.Second))
+	var te *TokenError
+	if _, err := v.Verify(context.Background(), tok); !errors.As(err, &te) || te.Reason != "expired" {
+		t.Fatalf("a cached token outlived its exp: %v", err)
+	}
+	set(start)
+	for i := range 20 {
+		c := validClaims()
+		c["jti"] = fmt.Sprint(i)
+		if _, err := v.Verify(context.Background(), sign(t, key, "k1", c)); err != nil {
+			t.Fatal(err)
+		}
+		if n := v.cacheLen(); n > 5 {
+			t.Fatalf("cache grew to %d entries, bound 5", n)
+		}
+	}
+	// CacheMaxAge bounds trust even before exp.
+	short := newRemoteVerifier(t, srv.URL, VerifierOptions{Now: clock, CacheMaxAge: time.Second})
+	tok2 := sign(t, key, "k1", validClaims())
+	if _, err := short.Verify(context.Background(), tok2); err != nil {
+		t.Fatal(err)
+	}
+	entry := short.cache.m[sha256.Sum256([]byte(tok2))]
+	if !entry.until.Equal(start.Add(time.Second)) {
+		t.Errorf("cached until %v, want verification time + CacheMaxAge (%v)", entry.until, start.Add(time.Second))
+	}
+	if short.cache.get(sha256.Sum256([]byte(tok2)), start.Add(time.Second)) != nil {
+		t.Error("a cache entry was used at its end")
 	}
 }

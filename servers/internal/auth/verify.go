@@ -3,12 +3,14 @@ package auth
 import (
 	"context"
 	"crypto/rsa"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/MicahParks/jwkset"
@@ -25,6 +27,10 @@ const (
 	// triggers: at most 10 per minute (notes §3.1).
 	DefaultRefreshEvery = 6 * time.Second
 	defaultFetchTimeout = 10 * time.Second
+	// DefaultVerifiedCacheSize and DefaultVerifiedMaxAge bound the cache of
+	// verified tokens.
+	DefaultVerifiedCacheSize = 10_000
+	DefaultVerifiedMaxAge    = 60 * time.Second
 	maxJWKSBytes        = 1 << 20
 )
 
@@ -58,6 +64,14 @@ type VerifierOptions struct {
 	// Leeway tolerates clock skew on exp and nbf; zero by default (notes
 	// §3.1: no leeway).
 	Leeway time.Duration
+	// CacheSize bounds the cache of verified tokens, which spares the RSA
+	// verification when a client sends the same token again
+	// (DefaultVerifiedCacheSize when 0; negative disables the cache).
+	CacheSize int
+	// CacheMaxAge is how long a verified token is trusted without
+	// verifying it again, at most until its exp (DefaultVerifiedMaxAge when
+	// 0). It bounds how long a key withdrawn at the provider still counts.
+	CacheMaxAge time.Duration
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 	// Logger receives key-set fetch failures (never token content).
@@ -72,6 +86,7 @@ type Verifier struct {
 	parser *jwt.Parser
 	cancel context.CancelFunc
 	probe  func(ctx context.Context) error
+	cache  *verifiedCache // nil when disabled
 }
 
 // NewVerifier returns a Verifier. With a JWKSURL the key set is fetched at
@@ -99,10 +114,19 @@ func NewVerifier(ctx context.Context, o VerifierOptions) (*Verifier, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.CacheSize == 0 {
+		o.CacheSize = DefaultVerifiedCacheSize
+	}
+	if o.CacheMaxAge <= 0 {
+		o.CacheMaxAge = DefaultVerifiedMaxAge
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	v := &Verifier{opts: o}
+	if o.CacheSize > 0 {
+		v.cache = &verifiedCache{max: o.CacheSize, m: make(map[[32]byte]cachedPrincipal)}
+	}
 	ctx, v.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	var err error
 	if o.JWKSURL != "" {
@@ -259,6 +283,14 @@ func (v *Verifier) Verify(ctx context.Context, token string) (*Principal, error)
 	if len(token) > v.opts.MaxTokenBytes {
 		return nil, &TokenError{Reason: "too_large"}
 	}
+	now := v.opts.Now()
+	var sum [32]byte
+	if v.cache != nil {
+		sum = sha256.Sum256([]byte(token))
+		if p := v.cache.get(sum, now); p != nil {
+			return p, nil
+		}
+	}
 	var c claims
 	_, err := v.parser.ParseWithClaims(token, &c, func(t *jwt.Token) (any, error) {
 		kid, _ := t.Header["kid"].(string)
@@ -270,7 +302,76 @@ func (v *Verifier) Verify(ctx context.Context, token string) (*Principal, error)
 	if err != nil {
 		return nil, &TokenError{Reason: reason(err), Err: err}
 	}
-	return c.principal(), nil
+	p := c.principal()
+	if v.cache != nil && c.ExpiresAt != nil {
+		until := now.Add(v.opts.CacheMaxAge)
+		if c.ExpiresAt.Before(until) {
+			until = c.ExpiresAt.Time
+		}
+		v.cache.put(sum, cachedPrincipal{p: p, until: until}, now)
+	}
+	cp := *p
+	return &cp, nil
+}
+
+// verifiedCache maps the SHA-256 of a verified token to its principal until
+// min(exp, verification + CacheMaxAge). It holds at most max entries: a
+// full cache first drops expired entries it meets, else an arbitrary one, so
+// a flood of distinct valid tokens costs verifications, never memory.
+type verifiedCache struct {
+	mu  sync.RWMutex
+	max int
+	m   map[[32]byte]cachedPrincipal
+}
+
+type cachedPrincipal struct {
+	p     *Principal
+	until time.Time
+}
+
+func (c *verifiedCache) get(key [32]byte, now time.Time) *Principal {
+	c.mu.RLock()
+	e, ok := c.m[key]
+	c.mu.RUnlock()
+	if !ok || !now.Before(e.until) {
+		return nil
+	}
+	cp := *e.p // callers may not change the cached principal
+	return &cp
+}
+
+func (c *verifiedCache) put(key [32]byte, e cachedPrincipal, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[key]; !ok && len(c.m) >= c.max {
+		evicted, seen := false, 0
+		for k, old := range c.m {
+			if !now.Before(old.until) {
+				delete(c.m, k)
+				evicted = true
+			}
+			if seen++; seen >= 64 {
+				break
+			}
+		}
+		if !evicted {
+			for k := range c.m {
+				delete(c.m, k)
+				break
+			}
+		}
+	}
+	c.m[key] = e
+}
+
+// cacheLen reports the number of cached tokens (tests).
+func (v *Verifier) cacheLen() int {
+	if v.cache == nil {
+		return 0
+	}
+	v.cache.mu.RLock()
+	defer v.cache.mu.RUnlock()
+	return len(v.cache.m)
 }
 
 var errNoKID = errors.New("token header has no kid")
