@@ -31,7 +31,7 @@ const (
 	// verified tokens.
 	DefaultVerifiedCacheSize = 10_000
 	DefaultVerifiedMaxAge    = 60 * time.Second
-	maxJWKSBytes        = 1 << 20
+	maxJWKSBytes             = 1 << 20
 )
 
 // VerifierOptions configure a Verifier. Exactly one of JWKSURL and Keys is
