@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -147,6 +148,7 @@ func TestLoad(t *testing.T) {
 		failures  atomic.Int64
 		wg        sync.WaitGroup
 	)
+	cpu0 := processCPU()
 	stop := time.Now().Add(d)
 	start := time.Now()
 	for range workers {
@@ -175,12 +177,27 @@ func TestLoad(t *testing.T) {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
+	cpu := processCPU() - cpu0
 	slices.Sort(latencies)
 	pct := func(p float64) time.Duration { return latencies[int(p*float64(len(latencies)-1))] }
-	t.Logf("%d workers, %v: %d requests, %.0f requests/s, p50 %v, p99 %v, max %v, failures %d",
+	// CPU per request counts the server and this generator (one process):
+	// 2 cores / it is what an otherwise idle 2-core machine could carry.
+	perReq := cpu / time.Duration(len(latencies))
+	t.Logf("%d workers, %v: %d requests, %.0f requests/s, p50 %v, p99 %v, max %v, failures %d; "+
+		"process CPU %v (%.2f cores), %v per request (server + generator)",
 		workers, elapsed.Round(time.Millisecond), len(latencies), float64(len(latencies))/elapsed.Seconds(),
-		pct(0.50), pct(0.99), latencies[len(latencies)-1], failures.Load())
+		pct(0.50), pct(0.99), latencies[len(latencies)-1], failures.Load(),
+		cpu.Round(time.Millisecond), cpu.Seconds()/elapsed.Seconds(), perReq)
 	if failures.Load() > 0 {
 		t.Errorf("%d requests failed", failures.Load())
 	}
+}
+
+// processCPU is the user plus system CPU time of this process.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
