@@ -223,8 +223,12 @@ func topLevel(body []byte) (map[string]json.RawMessage, error) {
 	if err := dec.Decode(&whole); err != nil {
 		return nil, syntaxError(body, dec, err)
 	}
+	end := int(dec.InputOffset())
 	if _, err := dec.Token(); err != io.EOF {
-		line, col := position(body, int(dec.InputOffset()))
+		for end < len(body) && isSpace(body[end]) {
+			end++
+		}
+		line, col := position(body, end)
 		return nil, &SyntaxError{Line: line, Column: col, Reason: "unexpected data after the JSON value"}
 	}
 	trimmed := bytes.TrimSpace(whole)
@@ -356,3 +360,5 @@ func position(data []byte, off int) (line, col int) {
 	}
 	return line, col
 }
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
