@@ -95,7 +95,7 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 func (a *app) newIdentity(ctx context.Context) error {
 	opts := auth.VerifierOptions{
 		Issuer: a.cfg.JWTIssuer, Audience: a.cfg.JWTAudience,
-		CacheTTL: a.cfg.TokenCacheTTL, Logger: a.logger,
+		CacheTTL: a.cfg.TokenCacheTTL, Leeway: a.cfg.JWTLeeway, Logger: a.logger,
 	}
 	if a.cfg.devIdentity() {
 		if !a.cfg.development() {

@@ -34,6 +34,7 @@ type config struct {
 	JWTIssuer        string
 	JWTAudience      string
 	TokenCacheTTL    time.Duration
+	JWTLeeway        time.Duration
 	DevKeyFile       string // "" = the user cache dir
 
 	EngineURL      string // "" = the embedded engine
@@ -169,6 +170,8 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 		"required iss of tokens; default {IDP_URL}/realms/{IDP_REALM}")
 	c.JWTAudience = env.String("JWT_AUDIENCE", "ronl-business-api", "audience tokens must contain")
 	c.TokenCacheTTL = time.Duration(env.Int("TOKEN_CACHE_TTL", 300, "seconds between reloads of the identity provider's key set")) * time.Second
+	c.JWTLeeway = env.Duration("JWT_LEEWAY", 0,
+		"clock skew tolerated on exp and nbf, e.g. 5s; none by default (notes §3.1)")
 	c.DevKeyFile = env.String("DEV_IDENTITY_KEY_FILE", "",
 		"PEM file of the development identity's signing key, shared with the token command; default <user cache dir>/regelkit/business-dev-key.pem")
 
@@ -270,6 +273,9 @@ func (c *config) validate() (warnings []string, err error) {
 	}
 	if c.devIdentity() && !c.development() {
 		add("IDP_URL must be set in %s: the development identity serves development only", c.Environment)
+	}
+	if c.JWTLeeway > time.Minute {
+		add("JWT_LEEWAY must be at most 1m")
 	}
 	if c.RateLimitMax < 1 || c.RateLimitWindow < time.Second {
 		add("RATE_LIMIT_MAX_REQUESTS must be at least 1 and RATE_LIMIT_WINDOW_MS at least 1000")

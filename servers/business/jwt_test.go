@@ -179,3 +179,19 @@ func TestJWKSRotationThroughTheRouter(t *testing.T) {
 	ta2.c.Post(path, body, bearer(signJWT(t, jwt.SigningMethodRS256, k3, "k3", c()))...).Data(t, 200, nil)
 	ta2.c.Post(path, body, bearer(signJWT(t, jwt.SigningMethodRS256, k1, "k1", c()))...).Data(t, 200, nil)
 }
+
+func TestJWTLeeway(t *testing.T) {
+	key := newRSA(t)
+	p := newIDP(t, map[string]*rsa.PublicKey{"k1": &key.PublicKey})
+	expired := func() string {
+		return signJWT(t, jwt.SigningMethodRS256, key, "k1", jwt.MapClaims{
+			"iss": p.URL + "/realms/ronl", "aud": "ronl-business-api", "sub": "cw", "municipality": "utrecht", "loa": "hoog",
+			"exp": time.Now().Add(-2 * time.Second).Unix(),
+		})
+	}
+	body := `{"variables": {"dagVanAanvraag": "2025-12-24", "geboortedatumAanvrager": "1980-01-23", "geboortedatumPartner": null}}`
+	strict := newTestApp(t, map[string]string{"IDP_URL": p.URL})
+	strict.c.Post("/v1/decision/SVB_LeeftijdsInformatie/evaluate", body, bearer(expired())...).ExpectError(t, 401, "UNAUTHORIZED")
+	lenient := newTestApp(t, map[string]string{"IDP_URL": p.URL, "JWT_LEEWAY": "30s"})
+	lenient.c.Post("/v1/decision/SVB_LeeftijdsInformatie/evaluate", body, bearer(expired())...).Data(t, 200, nil)
+}
