@@ -96,17 +96,18 @@ func (a *auditor) record(ctx context.Context, r *http.Request, p *auth.Principal
 	a.log.Record(e)
 }
 
-// auditNamed writes a named row (decision.evaluate.<key>, …) in addition to
-// the per-request row; err marks it failed.
-func (a *app) auditNamed(r *http.Request, p *auth.Principal, action, resourceID string, details map[string]any, err error) {
-	row := auditRow{Action: action, ResourceType: "decision", ResourceID: resourceID, Details: details}
+// auditDecision writes the named row decision.evaluate[.m2m].<key> (notes
+// §5.2) in addition to the per-request row; a failed evaluation (err, the
+// engine's error) marks it as an error with the mapped message.
+func (a *app) auditDecision(r *http.Request, p *auth.Principal, action, key string, variableCount int, err error) {
+	row := auditRow{Action: action, ResourceType: "decision", ResourceID: key,
+		Details: map[string]any{"decisionKey": key, "variableCount": variableCount}}
 	if err != nil {
 		row.Failed = true
 		var e *httpapi.Error
-		if errors.As(err, &e) {
+		if errors.As(a.engineFailure(err, key), &e) {
 			row.ErrorMessage = e.Message
 		}
-		details["reason"] = "engine failure"
 	}
 	a.audit.record(r.Context(), r, p, row)
 }

@@ -97,7 +97,7 @@ func TestAuditTrail(t *testing.T) {
 		ev[0].RequestID == nil {
 		t.Errorf("named decision row: %+v %s", ev, ev[0].Details)
 	}
-	if nf := find(page, "decision.evaluate.Nope"); len(nf) != 1 || nf[0].Result != "error" {
+	if nf := find(page, "decision.evaluate.Nope"); len(nf) != 1 || nf[0].Result != "error" || nf[0].ErrorMessage == nil || *nf[0].ErrorMessage != "Decision 'Nope' not found" {
 		t.Errorf("failed evaluation row: %+v", nf)
 	}
 	mm := find(page, "decision.evaluate.m2m.SVB_LeeftijdsInformatie")

@@ -114,7 +114,7 @@ func (a *app) handleEvaluate(w http.ResponseWriter, r *http.Request) error {
 	}
 	vars[decisionTenantVariable] = engine.String(p.Tenant)
 	res, err := a.evaluate(r.Context(), key, p.Tenant, vars)
-	a.auditNamed(r, p, "decision.evaluate."+key, key, map[string]any{"decisionKey": key, "variableCount": len(vars)}, err)
+	a.auditDecision(r, p, "decision.evaluate."+key, key, len(vars), err)
 	if err != nil {
 		return a.engineFailure(err, key)
 	}
@@ -129,7 +129,7 @@ func (a *app) handleM2MEvaluate(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	res, err := a.evaluate(r.Context(), key, "", vars)
-	a.auditNamed(r, p, "decision.evaluate.m2m."+key, key, map[string]any{"decisionKey": key, "variableCount": len(vars)}, err)
+	a.auditDecision(r, p, "decision.evaluate.m2m."+key, key, len(vars), err)
 	if err != nil {
 		return a.engineFailure(err, key)
 	}
