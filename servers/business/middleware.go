@@ -301,6 +301,10 @@ func (a *app) accessLog(h http.Handler) http.Handler {
 		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {
 			status := rec.code()
+			v := recover()
+			if v != nil {
+				status = http.StatusInternalServerError // the recovery layer answers it
+			}
 			level := slog.LevelInfo
 			if status >= 500 {
 				level = slog.LevelError
@@ -313,6 +317,9 @@ func (a *app) accessLog(h http.Handler) http.Handler {
 				slog.String("request_id", httpapi.RequestID(r.Context())),
 				slog.String("client_ip", clientIPFrom(r.Context())),
 			)
+			if v != nil {
+				panic(v)
+			}
 		}()
 		h.ServeHTTP(rec, r)
 	})

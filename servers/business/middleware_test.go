@@ -163,6 +163,9 @@ func TestPanicRecovery(t *testing.T) {
 	if msg != "Internal server error" || resp.Header.Get("API-Version") != version || resp.Header.Get("X-Request-ID") == "" {
 		t.Errorf("panic: %q %v", msg, resp.Header)
 	}
+	if !strings.Contains(ta.logs.String(), "path=/v1/boom status=500") || strings.Contains(ta.logs.String(), "path=/v1/boom status=200") {
+		t.Errorf("the access log must record the panic as 500:\n%s", ta.logs.String())
+	}
 }
 
 func TestAccessLogHasNoQueryOrBody(t *testing.T) {
