@@ -43,12 +43,14 @@ type jwksServer struct {
 	mu      sync.Mutex
 	keys    map[string]*rsa.PublicKey
 	fetches atomic.Int64
+	delay   atomic.Int64 // nanoseconds before each answer: a provider far away
 }
 
 func newJWKSServer(t *testing.T, keys map[string]*rsa.PublicKey) *jwksServer {
 	s := &jwksServer{keys: keys}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fetches.Add(1)
+		time.Sleep(time.Duration(s.delay.Load()))
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		var set struct {
@@ -192,8 +194,10 @@ func TestUnknownKIDRefetchesOnceAndRotates(t *testing.T) {
 	if n := srv.fetches.Load(); n != 1 {
 		t.Fatalf("fetches at start: %d, want 1", n)
 	}
-	// Rotation: the provider now publishes k2 next to k1.
+	// Rotation: the provider now publishes k2 next to k1, and answers
+	// slowly: the reload must not run on a shortened deadline.
 	srv.set(map[string]*rsa.PublicKey{"k1": &k1.PublicKey, "k2": &k2.PublicKey})
+	srv.delay.Store(int64(100 * time.Millisecond))
 	if _, err := v.Verify(context.Background(), sign(t, k2, "k2", validClaims())); err != nil {
 		t.Fatalf("rotated key not picked up: %v", err)
 	}

@@ -87,6 +87,10 @@ type Verifier struct {
 	cancel context.CancelFunc
 	probe  func(ctx context.Context) error
 	cache  *verifiedCache // nil when disabled
+	// remote is the cached key set of JWKSURL; reloads limits the reloads
+	// an unknown kid triggers. Both nil with fixed keys.
+	remote  jwkset.Storage
+	reloads *rate.Limiter
 }
 
 // NewVerifier returns a Verifier. With a JWKSURL the key set is fetched at
@@ -165,23 +169,33 @@ func (v *Verifier) remoteKeys(ctx context.Context) (keyfunc.Keyfunc, error) {
 		base = http.DefaultTransport
 	}
 	capped.Transport = cappedTransport{base}
-	noErrorFirst := true
 	logger := v.opts.Logger
-	return keyfunc.NewDefaultOverrideCtx(ctx, []string{v.opts.JWKSURL}, keyfunc.Override{
+	store, err := jwkset.NewStorageFromHTTP(v.opts.JWKSURL, jwkset.HTTPClientStorageOptions{
 		Client:                    &capped,
+		Ctx:                       ctx,
 		HTTPTimeout:               v.opts.FetchTimeout,
-		NoErrorReturnFirstHTTPReq: &noErrorFirst,
+		NoErrorReturnFirstHTTPReq: true,
 		RefreshInterval:           v.opts.CacheTTL,
-		RefreshUnknownKID:         rate.NewLimiter(rate.Every(v.opts.RefreshEvery), 1),
-		// A token never queues behind the limiter: Wait fails at once when
-		// the next reload is not due within a millisecond.
-		RateLimitWaitMax: time.Millisecond,
-		RefreshErrorHandlerFunc: func(u string) func(context.Context, error) {
-			return func(ctx context.Context, err error) {
-				logger.WarnContext(ctx, "identity provider key set could not be loaded", "url", u, "error", err.Error())
-			}
+		RefreshErrorHandler: func(ctx context.Context, err error) {
+			logger.WarnContext(ctx, "identity provider key set could not be loaded", "url", v.opts.JWKSURL, "error", err.Error())
 		},
 	})
+	if err != nil {
+		return nil, fmt.Errorf("auth: key set: %w", err)
+	}
+	v.remote = store
+	v.reloads = rate.NewLimiter(rate.Every(v.opts.RefreshEvery), 1)
+	keys, err := jwkset.NewHTTPClient(jwkset.HTTPClientOptions{
+		HTTPURLs:          map[string]jwkset.Storage{v.opts.JWKSURL: store},
+		RefreshUnknownKID: v.reloads,
+		// Bounds the wait for the limiter and the reload itself; Verify
+		// only asks for a reload when one is due, so nobody queues here.
+		RateLimitWaitMax: v.opts.FetchTimeout,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("auth: key set: %w", err)
+	}
+	return keyfunc.New(keyfunc.Options{Ctx: ctx, Storage: keys})
 }
 
 func staticKeys(ctx context.Context, keys map[string]*rsa.PublicKey) (keyfunc.Keyfunc, error) {
@@ -297,6 +311,13 @@ func (v *Verifier) Verify(ctx context.Context, token string) (*Principal, error)
 		if kid == "" {
 			return nil, errNoKID
 		}
+		if v.remote != nil {
+			// An unknown kid reloads the key set only when a reload is due;
+			// otherwise it fails at once instead of waiting for the limiter.
+			if _, err := v.remote.KeyRead(ctx, kid); errors.Is(err, jwkset.ErrKeyNotFound) && v.reloads.Tokens() < 1 {
+				return nil, errUnknownKID
+			}
+		}
 		return v.keys.KeyfuncCtx(ctx)(t)
 	})
 	if err != nil {
@@ -374,13 +395,16 @@ func (v *Verifier) cacheLen() int {
 	return len(v.cache.m)
 }
 
-var errNoKID = errors.New("token header has no kid")
+var (
+	errNoKID      = errors.New("token header has no kid")
+	errUnknownKID = errors.New("unknown kid and no key-set reload due")
+)
 
 func reason(err error) string {
 	switch {
 	case errors.Is(err, errNoKID):
 		return "no_kid"
-	case errors.Is(err, jwkset.ErrKeyNotFound), errors.Is(err, keyfunc.ErrKeyfunc):
+	case errors.Is(err, errUnknownKID), errors.Is(err, jwkset.ErrKeyNotFound), errors.Is(err, keyfunc.ErrKeyfunc):
 		// Not in the key set, also after the reload (or no reload was due).
 		return "unknown_key"
 	case errors.Is(err, jwt.ErrTokenMalformed):
