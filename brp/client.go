@@ -18,6 +18,11 @@ const (
 	DefaultMaxResponseBytes = 4 << 20          // a family of persons is a few kilobytes
 )
 
+// maxErrorBody bounds the register's 4xx answer that is passed on: a problem
+// with invalidParams is a few hundred bytes, and the lookup's answer should
+// not echo megabytes.
+const maxErrorBody = 64 << 10
+
 // Causes of an *UpstreamError without a usable answer; match them with
 // errors.Is on the error Lookup returns.
 var (
@@ -46,7 +51,9 @@ type Client struct {
 	// BaseURL is the register's API root; Lookup posts to BaseURL +
 	// "/personen".
 	BaseURL string
-	// HTTPClient sends the requests; nil uses http.DefaultClient. Give one
+	// HTTPClient sends the requests; nil uses a client on
+	// http.DefaultTransport that follows no redirect, so a lookup body
+	// (which holds a citizen number) only ever goes to BaseURL. Give one
 	// with its own Transport for PKIoverheid mTLS or a proxy.
 	HTTPClient *http.Client
 	// Header is added to every request, e.g. the register's X-API-Key.
@@ -60,13 +67,19 @@ type Client struct {
 	MaxResponseBytes int64
 }
 
+// defaultHTTPClient refuses redirects: a 3xx is answered as an unexpected
+// status instead of re-posting the body elsewhere. It is never modified.
+var defaultHTTPClient = &http.Client{
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+}
+
 // UpstreamError reports a lookup the register did not answer with success.
 type UpstreamError struct {
 	// Status is the register's HTTP status; 0 when there was no answer
 	// (timeout, no connection).
 	Status int
-	// Body is the register's answer to a 4xx, as received (at most
-	// MaxResponseBytes); nil otherwise.
+	// Body is the register's answer to a 4xx, as received; nil otherwise
+	// and when it exceeds 64 KiB.
 	Body []byte
 	// Detail is a sentence for the problem's detail member. It never holds
 	// a URL or credentials; for a 5xx it is the register's own
@@ -104,7 +117,7 @@ func (c *Client) Lookup(ctx context.Context, body []byte) ([]byte, error) {
 	}
 	hc := c.HTTPClient
 	if hc == nil {
-		hc = http.DefaultClient
+		hc = defaultHTTPClient
 	}
 	lctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -147,7 +160,11 @@ func (c *Client) Lookup(ctx context.Context, body []byte) ([]byte, error) {
 		}
 		return data, nil
 	case s >= 400 && s < 500:
-		return nil, &UpstreamError{Status: s, Body: data, Detail: "BRP API returned an error"}
+		e := &UpstreamError{Status: s, Detail: "BRP API returned an error"}
+		if len(data) <= maxErrorBody {
+			e.Body = data
+		}
+		return nil, e
 	case s >= 500 && s < 600:
 		return nil, &UpstreamError{Status: s, Detail: upstreamDetail(data)}
 	default:

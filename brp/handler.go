@@ -105,7 +105,7 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) Event {
 		switch {
 		case errors.As(err, &se):
 			return fail(Event{}, http.StatusBadRequest, CodeMalformedBody, "The request body could not be parsed.",
-				member{"invalidParams", []InvalidParam{{Name: "body", Code: "syntax", Reason: se.Error()[len("brp: "):]}}})
+				member{"invalidParams", []InvalidParam{{Name: "body", Code: "syntax", Reason: se.describe()}}})
 		case errors.As(err, &ve):
 			return fail(Event{}, http.StatusBadRequest, CodeValidation, ve.Detail(), member{"invalidParams", ve.Params})
 		}
@@ -127,6 +127,9 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) Event {
 		}
 		switch {
 		case ue.Err == nil && ue.Status >= 400 && ue.Status < 500:
+			if ue.Body == nil {
+				return fail(ev, ue.Status, CodeAPIError, "BRP API returned an error")
+			}
 			return fail(ev, ue.Status, CodeAPIError, "BRP API returned an error", member{"details", upstreamBody(ue.Body)})
 		case ue.Err == nil && ue.Status >= 500 && ue.Status < 600:
 			return fail(ev, ue.Status, CodeAPIError, ue.Detail)
@@ -148,11 +151,8 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) Event {
 }
 
 // upstreamBody is the details member of an upstream 4xx: its JSON as JSON,
-// anything else as text, nothing as null.
+// anything else as text.
 func upstreamBody(b []byte) any {
-	if len(b) == 0 {
-		return nil
-	}
 	if json.Valid(b) {
 		return json.RawMessage(b)
 	}

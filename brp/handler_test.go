@@ -218,6 +218,21 @@ func TestUpstreamFailures(t *testing.T) {
 			wantStatus: 403, wantDetail: "BRP API returned an error", wantExt: `"forbidden for this client"`,
 		},
 		{
+			name: "400 with a body too large to pass on",
+			upstream: func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(400)
+				io.WriteString(w, `{"detail":"`+strings.Repeat("x", 70<<10)+`"}`)
+			},
+			wantStatus: 400, wantDetail: "BRP API returned an error",
+		},
+		{
+			name: "404 without a body",
+			upstream: func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(404)
+			},
+			wantStatus: 404, wantDetail: "BRP API returned an error", wantExt: `""`,
+		},
+		{
 			name: "503 with a problem",
 			upstream: func(w http.ResponseWriter, r *http.Request) {
 				w.WriteHeader(503)
@@ -487,5 +502,21 @@ func hang(w http.ResponseWriter, r *http.Request) {
 	select {
 	case <-r.Context().Done():
 	case <-time.After(10 * time.Second):
+	}
+}
+
+func TestRedirectIsNotFollowed(t *testing.T) {
+	var elsewhere atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { elsewhere.Add(1) }))
+	defer other.Close()
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/personen", http.StatusTemporaryRedirect)
+	}))
+	defer upstream.Close()
+	rg := newRig(t, &Client{BaseURL: upstream.URL}, nil)
+	status, ctype, out := rg.post(t, wesselBody)
+	checkProblem(t, status, ctype, out, 500, CodeAPIError, "BRP API answered with unexpected status 307")
+	if n := elsewhere.Load(); n != 0 {
+		t.Errorf("the body followed the redirect %d times", n)
 	}
 }

@@ -83,7 +83,7 @@ func (g *Register) answer(body []byte, instance string) (int, []byte) {
 		case errors.As(err, &ve):
 			params = ve.Params
 		case errors.As(err, &se):
-			params = []InvalidParam{{Name: "body", Code: "syntax", Reason: se.Error()[len("brp: "):]}}
+			params = []InvalidParam{{Name: "body", Code: "syntax", Reason: se.describe()}}
 		}
 		return http.StatusBadRequest, registerProblem(instance, http.StatusBadRequest, "paramsValidation",
 			"Een of meerdere parameters zijn niet correct.", "", params)

@@ -80,8 +80,11 @@ type SyntaxError struct {
 	Reason       string // without the position, never quoting the body
 }
 
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("brp: malformed JSON body at line %d, column %d: %s", e.Line, e.Column, e.Reason)
+func (e *SyntaxError) Error() string { return "brp: " + e.describe() }
+
+// describe is the error without the package prefix, for answers.
+func (e *SyntaxError) describe() string {
+	return fmt.Sprintf("malformed JSON body at line %d, column %d: %s", e.Line, e.Column, e.Reason)
 }
 
 // Validate checks a lookup body (business notes §6.2): a JSON object with

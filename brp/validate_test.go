@@ -168,3 +168,13 @@ func FuzzValidate(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkValidate(b *testing.B) {
+	body := []byte(wesselBody)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Validate(body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
