@@ -40,7 +40,7 @@ func (v *validator) checkDRD() {
 			referenced[id] = true
 		}
 		if m.inputDataByID[id] == nil {
-			v.add(LayerInteraction, "INT-001", r, "requiredInput href %q refers to no inputData", href)
+			v.add(LayerInteraction, "INT-001", r, "requiredInput href %s refers to no inputData", excerpt(href))
 		}
 	}
 	for _, r := range m.dmn["requiredDecision"] {
@@ -53,9 +53,9 @@ func (v *validator) checkDRD() {
 		target := m.decisionByID[id]
 		switch {
 		case target == nil:
-			v.add(LayerInteraction, "INT-002", r, "requiredDecision href %q refers to no decision", href)
+			v.add(LayerInteraction, "INT-002", r, "requiredDecision href %s refers to no decision", excerpt(href))
 		case target == dec:
-			v.add(LayerInteraction, "INT-003", r, "decision %q requires itself", id)
+			v.add(LayerInteraction, "INT-003", r, "decision %s requires itself", quoted(id, maxIDExcerpt))
 		case dec != nil && dec.local == "decision" && r.parent.local == "informationRequirement":
 			requires[dec] = append(requires[dec], target)
 		}
@@ -77,7 +77,7 @@ func (v *validator) checkDRD() {
 		name, _ := in.attr("name")
 		vname, _ := vr.attr("name")
 		if name != vname {
-			v.add(LayerInteraction, "INT-006", in, "inputData name %q differs from its variable name %q", name, vname)
+			v.add(LayerInteraction, "INT-006", in, "inputData name %s differs from its variable name %s", excerpt(name), excerpt(vname))
 		}
 	}
 	v.checkInputExpressionNames()
@@ -183,8 +183,20 @@ func (v *validator) checkInputExpressionNames() {
 		if phrases == nil {
 			phrases = phraseNames(global)
 		}
-		for _, name := range undeclaredNames(text, append(phrases, phraseNames(declared)...), global, declared) {
-			v.add(LayerInteraction, "INT-007", expr, "input expression %q uses %q, which no inputData declares", text, name)
+		names := undeclaredNames(text, append(phrases, phraseNames(declared)...), global, declared)
+		if len(names) == 0 {
+			continue
+		}
+		// One issue per name, as the code table says, but at most
+		// MaxListed per expression, each quoting an excerpt of it.
+		quotedText := excerpt(text)
+		for i, name := range names {
+			if i == MaxListed {
+				v.add(LayerInteraction, "INT-007", expr, "input expression %s uses %d further names that no inputData declares: %s",
+					quotedText, len(names)-MaxListed, listNames(names[MaxListed:], MaxListed))
+				break
+			}
+			v.add(LayerInteraction, "INT-007", expr, "input expression %s uses %s, which no inputData declares", quotedText, quoted(name, maxIDExcerpt))
 		}
 	}
 }
