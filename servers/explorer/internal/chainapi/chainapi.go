@@ -25,6 +25,9 @@ const (
 	CodeQueryError     = "QUERY_ERROR"
 	CodeExecutionError = "EXECUTION_ERROR"
 	CodeDiscoveryError = "DISCOVERY_ERROR"
+	// CodeStorageFull (507) is an export the decision engine has no room
+	// for (engine.StorageFullError): the request is fine, the engine full.
+	CodeStorageFull = "STORAGE_FULL"
 )
 
 // Deps are the endpoints' dependencies.
@@ -441,9 +444,24 @@ func (h *handlers) export(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	models, err := h.models(r.Context(), key, ep, ids)
+	// A chain that cannot be a DRD is the caller's to fix (400), naming
+	// the step: a model the graph or the engine does not know, a model
+	// twice, an input fed semantically, by a later step or by nothing.
+	listing, _, err := h.Catalog.Models(r.Context(), key, ep, false)
 	if err != nil {
-		return err
+		return queryError("Failed to list DMNs", err)
+	}
+	byID := make(map[string]chain.Model, len(listing))
+	for _, m := range listing {
+		byID[m.Identifier] = m
+	}
+	models := make([]chain.Model, len(ids))
+	for i, id := range ids {
+		m, ok := byID[id]
+		if !ok {
+			return httpapi.InvalidRequest("%v", &chain.IncompatibleError{Step: i + 1, Model: id, Msg: "no model with this identifier in the knowledge graph"})
+		}
+		models[i] = m
 	}
 	links, err := chain.SemanticLinks(r.Context(), ep, models)
 	if err != nil {
@@ -452,17 +470,24 @@ func (h *handlers) export(w http.ResponseWriter, r *http.Request) error {
 	if err := chain.CheckDRDCompatible(models, links); err != nil {
 		return httpapi.InvalidRequest("%v", err)
 	}
-	exp, err := chain.ExportDRD(r.Context(), h.Engine, req.Name, ids)
+	exp, err := chain.ExportDRD(r.Context(), h.Engine, req.Name, ids, chain.ExportOptions{Models: models})
 	if err != nil {
 		var (
-			xe *chain.ModelXMLError
-			ae *chain.AssemblyError
+			xe  *chain.ModelXMLError
+			ae  *chain.AssemblyError
+			ie  *chain.IncompatibleError
+			sfe *engine.StorageFullError
 		)
 		switch {
 		case errors.As(err, &xe) && errors.Is(err, engine.ErrNotFound):
-			return httpapi.NotFound("%v", err)
+			return httpapi.InvalidRequest("%v", &chain.IncompatibleError{Step: xe.Step, Model: xe.Identifier, Msg: "the decision engine has no model with this key"})
 		case errors.As(err, &ae):
 			return httpapi.InvalidRequest("cannot assemble the DRD: %v", err)
+		case errors.As(err, &ie):
+			return httpapi.InvalidRequest("%v", err)
+		case errors.As(err, &sfe):
+			return httpapi.NewError(http.StatusInsufficientStorage, CodeStorageFull,
+				"The decision engine has no room for the DRD: "+strings.TrimPrefix(sfe.Error(), "engine: "))
 		}
 		return executionError(err.Error(), err)
 	}
