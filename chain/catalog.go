@@ -12,15 +12,23 @@ import (
 // DefaultListingTTL is how long a model listing is served from the cache.
 const DefaultListingTTL = 5 * time.Minute
 
+// DefaultMaxEndpoints is how many endpoints' listings a Catalog keeps.
+const DefaultMaxEndpoints = 32
+
 // Catalog caches model listings per endpoint. Concurrent requests for the
-// same endpoint share one listing run; a failed run is not cached.
+// same endpoint share one listing run; a failed run is not cached. Callers
+// name endpoints freely, so the cache holds at most MaxEndpoints listings:
+// a new endpoint first drops the expired listings, then the least recently
+// used one.
 type Catalog struct {
-	TTL    time.Duration    // DefaultListingTTL when zero
-	Logger *slog.Logger     // vendor-query degradation warnings
-	Now    func() time.Time // the clock; time.Now when nil
+	TTL          time.Duration    // DefaultListingTTL when zero
+	MaxEndpoints int              // DefaultMaxEndpoints when zero or negative
+	Logger       *slog.Logger     // vendor-query degradation warnings
+	Now          func() time.Time // the clock; time.Now when nil
 
 	mu      sync.Mutex
 	entries map[string]*catalogEntry
+	uses    uint64 // counts lookups, to order entries by last use
 }
 
 type catalogEntry struct {
@@ -28,6 +36,7 @@ type catalogEntry struct {
 	models  []Model
 	err     error
 	fetched time.Time
+	used    uint64 // Catalog.uses at the last lookup; guarded by Catalog.mu
 }
 
 // Models returns the listing of ep, keyed by key (the endpoint URL), from
@@ -39,7 +48,11 @@ func (c *Catalog) Models(ctx context.Context, key string, ep sparql.Endpoint, re
 	if c.entries == nil {
 		c.entries = map[string]*catalogEntry{}
 	}
+	c.uses++
 	e := c.entries[key]
+	if e != nil {
+		e.used = c.uses
+	}
 	if e != nil && !refresh {
 		select {
 		case <-e.done:
@@ -61,7 +74,10 @@ func (c *Catalog) Models(ctx context.Context, key string, ep sparql.Endpoint, re
 			}
 		}
 	}
-	e = &catalogEntry{done: make(chan struct{})}
+	if e == nil {
+		c.makeRoom(now)
+	}
+	e = &catalogEntry{done: make(chan struct{}), used: c.uses}
 	c.entries[key] = e
 	c.mu.Unlock()
 
@@ -93,6 +109,45 @@ func (c *Catalog) Model(ctx context.Context, key string, ep sparql.Endpoint, ide
 		}
 	}
 	return Model{}, false, cached, nil
+}
+
+// Len reports how many endpoints' listings the cache holds (or is fetching).
+func (c *Catalog) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.entries)
+}
+
+// makeRoom drops expired listings and then, while the cache is full, the
+// least recently used one (a run in flight too: its waiters keep their
+// entry, it is only no longer shared). Caller holds c.mu.
+func (c *Catalog) makeRoom(now time.Time) {
+	max := c.MaxEndpoints
+	if max <= 0 {
+		max = DefaultMaxEndpoints
+	}
+	if len(c.entries) < max {
+		return
+	}
+	for k, e := range c.entries {
+		select {
+		case <-e.done:
+			if now.Sub(e.fetched) >= c.ttl() {
+				delete(c.entries, k)
+			}
+		default:
+		}
+	}
+	for len(c.entries) >= max {
+		var oldest *catalogEntry
+		key := ""
+		for k, e := range c.entries {
+			if oldest == nil || e.used < oldest.used {
+				oldest, key = e, k
+			}
+		}
+		delete(c.entries, key)
+	}
 }
 
 func (c *Catalog) ttl() time.Duration {

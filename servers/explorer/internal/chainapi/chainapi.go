@@ -52,10 +52,20 @@ type handlers struct {
 
 	// encoded keeps the JSON of the latest listing per endpoint: a cached
 	// listing of 10,000 models is ~10 MB of JSON, and encoding it again
-	// for every cache hit cost most of the cached call's time.
-	mu      sync.Mutex
-	encoded map[string]encodedListing
+	// for every cache hit cost most of the cached call's time. Callers
+	// name endpoints freely: at most maxEncodedListings entries and
+	// maxEncodedBytes of JSON are kept.
+	mu           sync.Mutex
+	encoded      map[string]encodedListing
+	encodedBytes int
 }
+
+// Bounds of the encoded-listing cache: as many listings as the catalog
+// keeps by default, and a total size.
+const (
+	maxEncodedListings = chain.DefaultMaxEndpoints
+	maxEncodedBytes    = 64 << 20
+)
 
 type encodedListing struct {
 	first *chain.Model // identity of the cached listing (its backing array)
@@ -169,11 +179,22 @@ func (h *handlers) encodeListing(key string, models []chain.Model) ([]byte, erro
 		return nil, err
 	}
 	data = bytes.TrimSuffix(data, []byte("\n"))
+	if len(data) > maxEncodedBytes/4 {
+		return data, nil // too large to keep beside others
+	}
 	h.mu.Lock()
-	if len(h.encoded) >= 64 { // callers name endpoints freely: stay bounded
+	if old, ok := h.encoded[key]; ok {
+		h.encodedBytes -= len(old.json)
+		delete(h.encoded, key)
+	}
+	// When full, start afresh: an encoding costs one listing's JSON
+	// marshalling, far less than the listing itself, which the catalog keeps.
+	if len(h.encoded) >= maxEncodedListings || h.encodedBytes+len(data) > maxEncodedBytes {
 		clear(h.encoded)
+		h.encodedBytes = 0
 	}
 	h.encoded[key] = encodedListing{first: &models[0], n: len(models), json: data}
+	h.encodedBytes += len(data)
 	h.mu.Unlock()
 	return data, nil
 }
