@@ -37,10 +37,11 @@ func TestINT007OutputIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("%d-byte model: %d bytes of JSON, %d KB allocated", len(model), len(out), (after.TotalAlloc-before.TotalAlloc)>>10)
 	if len(out) > 100_000 {
 		t.Errorf("report is %d bytes of JSON, want under 100 KB", len(out))
 	}
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
 		t.Errorf("Validate allocated %d MB for a %d KB model", alloc>>20, len(model)>>10)
 	}
 	got := findCode(r, "INT-007")
@@ -86,10 +87,11 @@ func TestLargeReproductionStaysSmall(t *testing.T) {
 	r := Validate([]byte(model))
 	out, _ := json.Marshal(r)
 	runtime.ReadMemStats(&after)
+	t.Logf("%d-byte model: %d bytes of JSON, %d MB allocated", len(model), len(out), (after.TotalAlloc-before.TotalAlloc)>>20)
 	if len(out) > 4<<20 {
 		t.Errorf("report is %d bytes of JSON for a %d MB model", len(out), len(model)>>20)
 	}
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<30 {
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 512<<20 {
 		t.Errorf("Validate allocated %d MB for a %d MB model", alloc>>20, len(model)>>20)
 	}
 	// 174 expressions × 21 issues would be 3,654: the list stops at
