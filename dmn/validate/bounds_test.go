@@ -167,3 +167,35 @@ func TestDeeplyNestedInputExpression(t *testing.T) {
 	}
 	checkReport(t, r)
 }
+
+// TestManyPhrasesStayCheap: 2,000 declared names with spaces and 400
+// expressions would search every expression for every name; past the
+// phrase budget the words of declared names count as declared, so the
+// report is the same: one INT-007 per expression, for the one undeclared
+// name.
+func TestManyPhrasesStayCheap(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<decision id="d1" name="D1"><decisionTable id="dt1">`)
+	for i := 0; i < 400; i++ {
+		fmt.Fprintf(&b, `<input id="i%d"><inputExpression id="ie%d" typeRef="number"><text>w%d partner + onbekend%d</text></inputExpression></input>`, i, i, i, i)
+	}
+	b.WriteString(`<output id="o1" name="result" typeRef="string"/></decisionTable></decision>`)
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&b, `<inputData id="in%d" name="w%d partner"><variable id="v%d" name="w%d partner" typeRef="number"/></inputData>`, i, i, i, i)
+	}
+	if 2000*(len("w399 partner + onbekend399")+32)*400 < 2*phraseBudget {
+		t.Fatal("the model no longer exceeds the phrase budget")
+	}
+	r := Validate([]byte(doc(ns13, b.String())))
+	got := findCode(r, "INT-007")
+	if len(got) != 400 {
+		t.Fatalf("INT-007: %d issues, want 400", len(got))
+	}
+	for i, is := range []Issue{got[0], got[399]} {
+		n := []int{0, 399}[i]
+		want := fmt.Sprintf(`input expression "w%d partner + onbekend%d" uses "onbekend%d", which no inputData declares`, n, n, n)
+		if is.Message != want {
+			t.Errorf("got %s\nwant %s", is.Message, want)
+		}
+	}
+}

@@ -155,6 +155,14 @@ var feelWords = func() map[string]bool {
 	return m
 }()
 
+// phraseBudget bounds the work of finding declared phrases (names with
+// spaces or other non-identifier characters) in input expressions: about
+// one byte compared per unit, 32 units per search. Every expression is
+// searched for every phrase, so thousands of each would take minutes; a
+// real model uses a tiny fraction. Past the budget, words of declared
+// phrases simply count as declared.
+const phraseBudget = 20_000_000
+
 // checkInputExpressionNames reports names in input expressions that nothing
 // declares (INT-007).
 func (v *validator) checkInputExpressionNames() {
@@ -165,7 +173,10 @@ func (v *validator) checkInputExpressionNames() {
 		}
 	}
 	local := map[*element]map[string]bool{} // per owner: names its requirements declare
+	localPhrases := map[*element][]string{} // per owner: its declared phrases, after the global ones
 	var phrases []string                    // declared names that are no plain identifiers, computed on first use
+	var words map[string]bool               // the words of all declared phrases, computed past the budget
+	budget := phraseBudget
 	for _, expr := range v.m.dmn["inputExpression"] {
 		text := strings.TrimSpace(textOf(expr))
 		if text == "" {
@@ -183,7 +194,21 @@ func (v *validator) checkInputExpressionNames() {
 		if phrases == nil {
 			phrases = phraseNames(global)
 		}
-		names := undeclaredNames(text, append(phrases, phraseNames(declared)...), global, declared)
+		ownPhrases, ok := localPhrases[own]
+		if !ok {
+			ownPhrases = append(append([]string(nil), phrases...), phraseNames(declared)...)
+			localPhrases[own] = ownPhrases
+		}
+		var names []string
+		if cost := len(ownPhrases) * (len(text) + 32); cost <= budget {
+			budget -= cost
+			names = undeclaredNames(text, ownPhrases, global, declared)
+		} else {
+			if words == nil {
+				words = phraseWords(v.m, global)
+			}
+			names = undeclaredNames(text, nil, global, declared, words)
+		}
 		if len(names) == 0 {
 			continue
 		}
@@ -263,6 +288,31 @@ func phraseNames(set map[string]bool) []string {
 		return out[i] < out[j]
 	})
 	return out
+}
+
+// phraseWords returns the identifier words of every declared phrase: of
+// the inputData names and of every name a requirement declares.
+func phraseWords(m *model, global map[string]bool) map[string]bool {
+	words := map[string]bool{}
+	add := func(name string) {
+		if isIdentifier(name) {
+			return
+		}
+		for _, w := range strings.FieldsFunc(name, func(r rune) bool { return r >= 0x80 || !identPart(byte(r)) }) {
+			words[w] = true
+		}
+	}
+	for name := range global {
+		add(name)
+	}
+	for _, tag := range []string{"decision", "output", "variable", "parameter"} {
+		for _, e := range m.dmn[tag] {
+			if name, _ := e.attr("name"); name != "" {
+				add(name)
+			}
+		}
+	}
+	return words
 }
 
 // undeclaredNames extracts the identifiers of a FEEL expression text and
