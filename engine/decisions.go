@@ -72,7 +72,9 @@ type NewDeployment struct {
 	// decision definitions, so that redeploying under one name (the
 	// explorer's DRD exports) does not accumulate versions. A deployment
 	// that duplicate filtering answers with an existing one deletes
-	// nothing. The embedded engine honours it; engine/operaton does not
+	// nothing; with DeployChangedOnly only the earlier deployments whose
+	// every resource this one carries are deleted, so unchanged models
+	// stay. The embedded engine honours it; engine/operaton does not
 	// send it (a remote Operaton keeps its history in its own database).
 	ReplacePrevious bool
 	Resources       []Resource

@@ -102,7 +102,13 @@ func (e *Engine) Deploy(ctx context.Context, nd engine.NewDeployment) (engine.De
 	}
 	var previous []*deployment
 	if nd.ReplacePrevious {
-		previous = e.sameName(nd.Name, nd.TenantID)
+		for _, d := range e.sameName(nd.Name, nd.TenantID) {
+			// With DeployChangedOnly the new deployment lacks the
+			// unchanged resources: only what it carries whole is replaced.
+			if !nd.DeployChangedOnly || coversAll(toDeploy, d.resources) {
+				previous = append(previous, d)
+			}
+		}
 	}
 	if err := e.makeRoom(size, previous, incoming); err != nil {
 		return engine.Deployment{}, err
@@ -173,6 +179,16 @@ func (e *Engine) changedResources(nd engine.NewDeployment) (prev *deployment, ch
 		}
 	}
 	return prev, changed
+}
+
+// coversAll reports whether rs has a resource of every name of old.
+func coversAll(rs, old []engine.Resource) bool {
+	for _, r := range old {
+		if !contains(rs, r.Name) {
+			return false
+		}
+	}
+	return true
 }
 
 func contains(rs []engine.Resource, name string) bool {

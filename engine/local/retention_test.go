@@ -177,3 +177,29 @@ func TestMaxDeployments(t *testing.T) {
 		t.Errorf("unbounded engine holds %d deployments, want 20", deps)
 	}
 }
+
+// TestReplaceWithChangedOnly: with DeployChangedOnly the new deployment
+// carries only the changed resource, so the earlier deployment, which
+// holds the unchanged one too, stays.
+func TestReplaceWithChangedOnly(t *testing.T) {
+	e := New(Options{})
+	deploy(t, e, engine.NewDeployment{Name: "m", Resources: []engine.Resource{{Name: "a.dmn", Data: keyed("A", 1)}, {Name: "b.dmn", Data: keyed("B", 1)}}})
+	nd := engine.NewDeployment{Name: "m", DeployChangedOnly: true, ReplacePrevious: true,
+		Resources: []engine.Resource{{Name: "a.dmn", Data: keyed("A", 2)}, {Name: "b.dmn", Data: keyed("B", 1)}}}
+	deploy(t, e, nd)
+	if got := evalOut(t, e, "A"); fmt.Sprint(got) != "2" {
+		t.Errorf("A = %v, want 2", got)
+	}
+	if got := evalOut(t, e, "B"); fmt.Sprint(got) != "1" {
+		t.Errorf("B = %v, want 1 (the unchanged model must stay)", got)
+	}
+	if deps, _, _, _ := held(e); deps != 2 {
+		t.Errorf("%d deployments, want 2", deps)
+	}
+	// Changing both replaces the first deployment.
+	nd.Resources = []engine.Resource{{Name: "a.dmn", Data: keyed("A", 3)}, {Name: "b.dmn", Data: keyed("B", 3)}}
+	deploy(t, e, nd)
+	if deps, defs, _, _ := held(e); deps != 1 || defs != 2 {
+		t.Errorf("after changing both: %d deployments, %d definitions; want 1, 2", deps, defs)
+	}
+}
