@@ -154,3 +154,31 @@ func TestCatalogIsBounded(t *testing.T) {
 		t.Errorf("after expiry the cache holds %d listings, want 3", n)
 	}
 }
+
+// TestCatalogBoundsModels: with MaxModels 7, listings of three models each
+// keep at most two endpoints; a listing over the bound by itself is
+// answered but not kept.
+func TestCatalogBoundsModels(t *testing.T) {
+	ctx := context.Background()
+	ep := &countingEndpoint{Endpoint: exampleStore(t, localPassOnly...)}
+	c := &Catalog{MaxModels: 7}
+	for _, k := range []string{"a", "b", "c"} {
+		if models, _, err := c.Models(ctx, k, ep, false); err != nil || len(models) != 3 {
+			t.Fatalf("%s: %d models, %v", k, len(models), err)
+		}
+	}
+	c.mu.Lock()
+	n, held := len(c.entries), c.held
+	c.mu.Unlock()
+	if n != 2 || held != 6 {
+		t.Errorf("cache holds %d listings, %d models; want 2, 6", n, held)
+	}
+	if _, cached, _ := c.Models(ctx, "a", ep, false); cached {
+		t.Error("the least recently used listing is still cached")
+	}
+	small := &Catalog{MaxModels: 2}
+	small.Models(ctx, "a", ep, false)
+	if _, cached, _ := small.Models(ctx, "a", ep, false); cached || small.Len() != 0 {
+		t.Errorf("a 3-model listing was kept under MaxModels 2 (cached %v, %d entries)", cached, small.Len())
+	}
+}

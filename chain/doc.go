@@ -12,7 +12,8 @@
 //	models, err := chain.ListModels(ctx, endpoint, logger)
 //	pairs, err := chain.ConnectablePairs(ctx, endpoint)
 //
-// A Catalog caches listings per endpoint for five minutes.
+// A Catalog caches listings per endpoint for five minutes, at most 32
+// endpoints and 100,000 models (least recently used go first).
 //
 // # Execution
 //
