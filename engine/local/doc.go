@@ -41,7 +41,7 @@
 // # Bounded state
 //
 // The engine holds at most Options.MaxBytes of deployed resources
-// (default 64 MiB) in at most Options.MaxDeployments deployments (default
+// (default 32 MiB) in at most Options.MaxDeployments deployments (default
 // 10,000). A deployment that would pass a ceiling first drops superseded
 // deployments, oldest first: those whose every decision definition has a
 // newer version (or gets one from this deployment). Latest versions are
@@ -56,7 +56,7 @@
 // starts again at version 1, as in Operaton. The ceiling counts resource
 // bytes; the heap a DMN resource takes is about 4.7 times its XML (the
 // three local-pass models: 91 KB of XML, 430 KB of heap per deployment),
-// so the default bounds the engine's models to about 300 MB.
+// so the default bounds the engine's models to about 150 MB.
 //
 // Evaluation is dmn's Operaton mode (or DMN mode with Options.Standard)
 // in one call: dmn evaluates the required decisions, merges their result

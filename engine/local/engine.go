@@ -14,7 +14,7 @@ const DefaultVersion = "regelkit-embedded"
 
 // Defaults of the engine's ceilings (Options.MaxBytes, MaxDeployments).
 const (
-	DefaultMaxBytes       = 64 << 20
+	DefaultMaxBytes       = 32 << 20
 	DefaultMaxDeployments = 10_000
 )
 
