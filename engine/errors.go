@@ -85,7 +85,7 @@ type StorageFullError struct {
 
 func (e *StorageFullError) Error() string {
 	if e.Limit == "MaxBytes" {
-		return fmt.Sprintf("engine: storage full: the deployment would take the resources held to %d bytes, over the ceiling of %d (MaxBytes); delete or replace deployments", e.Need, e.Max)
+		return fmt.Sprintf("engine: storage full: with this deployment the engine would hold an estimated %d bytes, over its ceiling of %d (MaxBytes); delete or replace deployments", e.Need, e.Max)
 	}
 	return fmt.Sprintf("engine: storage full: the engine holds its ceiling of %d deployments (%s); delete or replace deployments", e.Max, e.Limit)
 }

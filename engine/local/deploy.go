@@ -93,7 +93,7 @@ func (e *Engine) Deploy(ctx context.Context, nd engine.NewDeployment) (engine.De
 		if !contains(toDeploy, r.Name) {
 			continue
 		}
-		size += int64(len(r.Data))
+		size += cost(r)
 		if c := compiled[i]; c != nil {
 			for _, p := range c.order {
 				incoming[tenantKey{nd.TenantID, p.id}] = true

@@ -14,7 +14,7 @@ const DefaultVersion = "regelkit-embedded"
 
 // Defaults of the engine's ceilings (Options.MaxBytes, MaxDeployments).
 const (
-	DefaultMaxBytes       = 32 << 20
+	DefaultMaxBytes       = 64 << 20
 	DefaultMaxDeployments = 10_000
 )
 
@@ -32,12 +32,12 @@ type Options struct {
 	Now func() time.Time
 	// Version is what Version reports; "" means DefaultVersion.
 	Version string
-	// MaxBytes bounds the bytes of deployed resources the engine holds,
-	// over all deployments. A deployment that would take it past the
-	// bound first drops superseded deployments, oldest first; when that
-	// is not enough it fails with *engine.StorageFullError. A compiled
-	// DMN model takes memory besides its XML (see the package
-	// documentation). 0: DefaultMaxBytes; negative: no bound.
+	// MaxBytes bounds the memory the deployments take, estimated as the
+	// bytes of their resources with DMN resources counted DMNCostFactor
+	// times (for their compiled models). A deployment that would take it
+	// past the bound first drops superseded deployments, oldest first;
+	// when that is not enough it fails with *engine.StorageFullError.
+	// 0: DefaultMaxBytes; negative: no bound.
 	MaxBytes int64
 	// MaxDeployments bounds the number of deployments held, in the same
 	// way. 0: DefaultMaxDeployments; negative: no bound.
@@ -62,7 +62,7 @@ type Engine struct {
 	// (a new version with the same XML) is not compiled again; only
 	// models of deployments still held are kept
 	models map[[sha256.Size]byte]*compiledResource
-	bytes  int64 // resource bytes of the deployments held
+	bytes  int64 // cost of the deployments held (see cost)
 }
 
 type tenantKey struct{ tenant, key string }
@@ -70,7 +70,7 @@ type tenantKey struct{ tenant, key string }
 type deployment struct {
 	dep       engine.Deployment // without the Deployed… lists
 	resources []engine.Resource
-	size      int64         // bytes of resources
+	size      int64         // cost of its resources
 	defs      []*definition // the decision definitions it created
 }
 

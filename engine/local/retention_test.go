@@ -45,7 +45,7 @@ func TestReplacePrevious(t *testing.T) {
 		nd.ReplacePrevious, nd.EnableDuplicateFiltering = true, true
 		deploy(t, e, nd)
 	}
-	size := int64(len(keyed("K", 50)))
+	size := DMNCostFactor * int64(len(keyed("K", 50)))
 	if deps, defs, models, bytes := held(e); deps != 1 || defs != 1 || models != 1 || bytes != size {
 		t.Fatalf("after 50 replacing deployments: %d deployments, %d definitions, %d models, %d bytes; want 1, 1, 1, %d", deps, defs, models, bytes, size)
 	}
@@ -95,7 +95,7 @@ func TestReplaceDropsKeysTheNewModelLacks(t *testing.T) {
 // ten versions of one key keep the three newest; the dropped versions are
 // not found by id, the latest evaluates.
 func TestMaxBytesDropsOldVersions(t *testing.T) {
-	size := int64(len(keyed("K", 10))) // every version has the same length
+	size := DMNCostFactor * int64(len(keyed("K", 10))) // every version has the same length
 	e := New(Options{MaxBytes: 3 * size})
 	ctx := context.Background()
 	var ids []string
@@ -124,7 +124,7 @@ func TestMaxBytesDropsOldVersions(t *testing.T) {
 // left the deployment is refused with a StorageFullError and nothing of it
 // is kept.
 func TestStorageFull(t *testing.T) {
-	size := int64(len(keyed("A", 1)))
+	size := DMNCostFactor * int64(len(keyed("A", 1)))
 	e := New(Options{MaxBytes: 2 * size})
 	ctx := context.Background()
 	deploy(t, e, one("a", keyed("A", 1)))
@@ -147,7 +147,7 @@ func TestStorageFull(t *testing.T) {
 	}
 	// One resource larger than the ceiling.
 	big := model("big", `<decision id="Big" name="Big"><variable name="out"/><literalExpression><text>"`+strings.Repeat("0", int(3*size))+`"</text></literalExpression></decision>`)
-	if _, err := e.Deploy(ctx, one("big", big)); !errors.As(err, &sfe) || sfe.Need != int64(len(big)) {
+	if _, err := e.Deploy(ctx, one("big", big)); !errors.As(err, &sfe) || sfe.Need != DMNCostFactor*int64(len(big)) {
 		t.Errorf("oversized resource: %v", err)
 	}
 }

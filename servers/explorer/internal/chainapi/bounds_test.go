@@ -53,15 +53,15 @@ func TestExportStorageFull(t *testing.T) {
 		}
 		size += int64(len(data))
 	}
-	l := local.New(local.Options{MaxBytes: size})
+	l := local.New(local.Options{MaxBytes: local.DMNCostFactor * size})
 	if err := chainapi.DeployLocalPassExamples(context.Background(), l); err != nil {
 		t.Fatal(err)
 	}
 	e := newEnv(t, l)
 	resp := e.c.Post("/v1/chains/export", map[string]any{"chain": localPassChain, "name": "Localpass DRD", "endpoint": kgURL})
 	msg := resp.ExpectError(t, 507, "STORAGE_FULL")
-	prefix := "The decision engine has no room for the DRD: storage full: the deployment would take the resources held to "
-	ceiling := fmt.Sprintf(" bytes, over the ceiling of %d (MaxBytes); delete or replace deployments", size)
+	prefix := "The decision engine has no room for the DRD: storage full: with this deployment the engine would hold an estimated "
+	ceiling := fmt.Sprintf(" bytes, over its ceiling of %d (MaxBytes); delete or replace deployments", local.DMNCostFactor*size)
 	if !strings.HasPrefix(msg, prefix) || !strings.HasSuffix(msg, ceiling) {
 		t.Errorf("message %q", msg)
 	}
