@@ -199,3 +199,22 @@ func TestManyPhrasesStayCheap(t *testing.T) {
 		}
 	}
 }
+
+// TestLongCycleIsListedInPart: a cycle through 100 decisions names the
+// first 20 and counts the rest.
+func TestLongCycleIsListedInPart(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&b, `<decision id="c%d" name="C%d"><informationRequirement id="r%d"><requiredDecision href="#c%d"/></informationRequirement><literalExpression id="l%d"><text>1</text></literalExpression></decision>`,
+			i, i, i, (i+1)%100, i)
+	}
+	r := Validate([]byte(doc(ns13, b.String())))
+	got := findCode(r, "INT-003")
+	if len(got) != 1 {
+		t.Fatalf("INT-003: %s", dump(r))
+	}
+	want := `decision "c0" requires itself through a cycle of required decisions: "c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12", "c13", "c14", "c15", "c16", "c17", "c18", "c19", … and 80 more`
+	if got[0].Message != want {
+		t.Errorf("got  %s\nwant %s", got[0].Message, want)
+	}
+}

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -135,12 +136,16 @@ func (v *validator) checkCycles(requires map[*element][]*element) {
 	}
 	for _, scc := range sccs {
 		sort.Slice(scc, func(i, j int) bool { return order[scc[i]] < order[scc[j]] })
-		names := make([]string, len(scc))
-		for i, d := range scc {
-			names[i] = describe(d)
+		names := make([]string, 0, min(len(scc), MaxListed))
+		for _, d := range scc[:min(len(scc), MaxListed)] {
+			names = append(names, describe(d))
+		}
+		list := strings.Join(names, ", ")
+		if len(scc) > MaxListed {
+			list += fmt.Sprintf(", … and %d more", len(scc)-MaxListed)
 		}
 		v.add(LayerInteraction, "INT-003", scc[0], "decision %s requires itself through a cycle of required decisions: %s",
-			describe(scc[0]), strings.Join(names, ", "))
+			describe(scc[0]), list)
 	}
 }
 
