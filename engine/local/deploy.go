@@ -87,7 +87,7 @@ func (e *Engine) Deploy(ctx context.Context, nd engine.NewDeployment) (engine.De
 			toDeploy = changed
 		}
 	}
-	var size int64
+	size := int64(len(nd.Name) + len(nd.Source) + len(nd.TenantID))
 	incoming := map[tenantKey]bool{} // keys this deployment makes a new latest version of
 	for i, r := range nd.Resources {
 		if !contains(toDeploy, r.Name) {

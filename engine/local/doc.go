@@ -41,7 +41,7 @@
 // # Bounded state
 //
 // The engine holds at most Options.MaxBytes of deployments (default
-// 64 MiB, estimated as resource bytes with DMN counted DMNCostFactor = 5
+// 64 MiB, estimated as name and resource bytes, DMN counted DMNCostFactor = 5
 // times for its compiled model: the three local-pass models are 91 KB of
 // XML and take 430 KB of heap) in at most Options.MaxDeployments
 // deployments (default 10,000). A deployment that would pass a ceiling

@@ -33,8 +33,8 @@ type Options struct {
 	// Version is what Version reports; "" means DefaultVersion.
 	Version string
 	// MaxBytes bounds the memory the deployments take, estimated as the
-	// bytes of their resources with DMN resources counted DMNCostFactor
-	// times (for their compiled models). A deployment that would take it
+	// bytes of their names and resources, DMN resources counted
+	// DMNCostFactor times (for their compiled models). A deployment that would take it
 	// past the bound first drops superseded deployments, oldest first;
 	// when that is not enough it fails with *engine.StorageFullError.
 	// 0: DefaultMaxBytes; negative: no bound.

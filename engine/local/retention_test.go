@@ -16,6 +16,10 @@ func keyed(key string, value int) []byte {
 	return model("defs_"+key, fmt.Sprintf(`<decision id="%s" name="%s"><variable name="out"/><literalExpression><text>%d</text></literalExpression></decision>`, key, key, value))
 }
 
+// costOf is what a one-resource DMN deployment under name counts against
+// MaxBytes: its name and five times its XML.
+func costOf(name string, data []byte) int64 { return int64(len(name)) + 5*int64(len(data)) }
+
 // held reports the engine's state sizes: deployments, definitions,
 // compiled models, resource bytes.
 func held(e *Engine) (deps, defs, models int, bytes int64) {
@@ -45,7 +49,7 @@ func TestReplacePrevious(t *testing.T) {
 		nd.ReplacePrevious, nd.EnableDuplicateFiltering = true, true
 		deploy(t, e, nd)
 	}
-	size := DMNCostFactor * int64(len(keyed("K", 50)))
+	size := costOf("export", keyed("K", 50))
 	if deps, defs, models, bytes := held(e); deps != 1 || defs != 1 || models != 1 || bytes != size {
 		t.Fatalf("after 50 replacing deployments: %d deployments, %d definitions, %d models, %d bytes; want 1, 1, 1, %d", deps, defs, models, bytes, size)
 	}
@@ -95,7 +99,7 @@ func TestReplaceDropsKeysTheNewModelLacks(t *testing.T) {
 // ten versions of one key keep the three newest; the dropped versions are
 // not found by id, the latest evaluates.
 func TestMaxBytesDropsOldVersions(t *testing.T) {
-	size := DMNCostFactor * int64(len(keyed("K", 10))) // every version has the same length
+	size := costOf("models", keyed("K", 10)) // every version has the same length
 	e := New(Options{MaxBytes: 3 * size})
 	ctx := context.Background()
 	var ids []string
@@ -124,7 +128,7 @@ func TestMaxBytesDropsOldVersions(t *testing.T) {
 // left the deployment is refused with a StorageFullError and nothing of it
 // is kept.
 func TestStorageFull(t *testing.T) {
-	size := DMNCostFactor * int64(len(keyed("A", 1)))
+	size := costOf("a", keyed("A", 1)) // as b and c with B and C
 	e := New(Options{MaxBytes: 2 * size})
 	ctx := context.Background()
 	deploy(t, e, one("a", keyed("A", 1)))
@@ -147,7 +151,7 @@ func TestStorageFull(t *testing.T) {
 	}
 	// One resource larger than the ceiling.
 	big := model("big", `<decision id="Big" name="Big"><variable name="out"/><literalExpression><text>"`+strings.Repeat("0", int(3*size))+`"</text></literalExpression></decision>`)
-	if _, err := e.Deploy(ctx, one("big", big)); !errors.As(err, &sfe) || sfe.Need != DMNCostFactor*int64(len(big)) {
+	if _, err := e.Deploy(ctx, one("big", big)); !errors.As(err, &sfe) || sfe.Need != costOf("big", big) {
 		t.Errorf("oversized resource: %v", err)
 	}
 }

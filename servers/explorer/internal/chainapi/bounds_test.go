@@ -53,7 +53,9 @@ func TestExportStorageFull(t *testing.T) {
 		}
 		size += int64(len(data))
 	}
-	l := local.New(local.Options{MaxBytes: local.DMNCostFactor * size})
+	// The example deployment counts its name, its source and five times its XML.
+	max := int64(len("localpass")+len("regelkit-explorer")) + 5*size
+	l := local.New(local.Options{MaxBytes: max})
 	if err := chainapi.DeployLocalPassExamples(context.Background(), l); err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +63,7 @@ func TestExportStorageFull(t *testing.T) {
 	resp := e.c.Post("/v1/chains/export", map[string]any{"chain": localPassChain, "name": "Localpass DRD", "endpoint": kgURL})
 	msg := resp.ExpectError(t, 507, "STORAGE_FULL")
 	prefix := "The decision engine has no room for the DRD: storage full: with this deployment the engine would hold an estimated "
-	ceiling := fmt.Sprintf(" bytes, over its ceiling of %d (MaxBytes); delete or replace deployments", local.DMNCostFactor*size)
+	ceiling := fmt.Sprintf(" bytes, over its ceiling of %d (MaxBytes); delete or replace deployments", max)
 	if !strings.HasPrefix(msg, prefix) || !strings.HasSuffix(msg, ceiling) {
 		t.Errorf("message %q", msg)
 	}

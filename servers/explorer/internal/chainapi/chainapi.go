@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gorilla/mux"
 
@@ -276,6 +277,27 @@ func chains(ctx context.Context, ep sparql.Endpoint) (any, error) {
 	return chainsList{Total: len(groups), Chains: groups}, err
 }
 
+// Bounds of a chain in a request: its length (each model is an engine
+// call, each export step an XML read and parse) and the length of an
+// identifier, which error messages quote.
+const (
+	maxChainLength      = 100
+	maxIdentifierLength = 256
+)
+
+// checkChain refuses a chain over the bounds (400 naming the entry).
+func checkChain(ids []string) error {
+	if len(ids) > maxChainLength {
+		return httpapi.InvalidRequest("chain has %d models, at most %d are allowed", len(ids), maxChainLength)
+	}
+	for i, id := range ids {
+		if n := utf8.RuneCountInString(id); n > maxIdentifierLength {
+			return httpapi.InvalidRequest("chain[%d] is %d characters long, at most %d are allowed", i, n, maxIdentifierLength)
+		}
+	}
+	return nil
+}
+
 // identifiers reads a JSON array of non-empty strings; ok is false for
 // anything else (absent, null, another type, an empty string).
 func identifiers(raw json.RawMessage) (ids []string, ok bool) {
@@ -325,6 +347,9 @@ func (h *handlers) execute(w http.ResponseWriter, r *http.Request) error {
 	ids, ok := identifiers(chainOrAlias(req.Chain, req.DMNIDs))
 	if !ok || len(ids) == 0 {
 		return httpapi.InvalidRequest("chain array is required and must not be empty")
+	}
+	if err := checkChain(ids); err != nil {
+		return err
 	}
 	raw, ok := inputObject(req.Inputs)
 	if !ok {
@@ -458,8 +483,14 @@ func (h *handlers) export(w http.ResponseWriter, r *http.Request) error {
 	if len(ids) < 2 {
 		return httpapi.InvalidRequest("DRD requires at least 2 DMNs")
 	}
+	if err := checkChain(ids); err != nil {
+		return err
+	}
 	if strings.TrimSpace(req.Name) == "" {
 		return httpapi.InvalidRequest("name is required")
+	}
+	if n := utf8.RuneCountInString(req.Name); n > maxIdentifierLength {
+		return httpapi.InvalidRequest("name is %d characters long, at most %d are allowed", n, maxIdentifierLength)
 	}
 	key, ep, err := h.requireEndpoint(r.Context(), req.Endpoint)
 	if err != nil {

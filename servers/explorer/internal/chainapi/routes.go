@@ -126,7 +126,7 @@ func (h *handlers) routes() []route {
 			RequestBody: openapi.Body(executeRequestSchema, "the chain and its inputs"),
 			Responses: map[string]openapi.Response{
 				"200": openapi.Success("the execution", executionSchema),
-				"400": openapi.Failure("a missing or invalid field", httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody),
+				"400": openapi.Failure("a missing or invalid field, a chain over 100 models or an identifier over 256 characters", httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody),
 				"404": openapi.Failure("a model of the chain is not in the listing (DMN not found: <identifier>)", httpapi.CodeNotFound),
 				"413": openapi.Failure("body over 10 MB", httpapi.CodePayloadTooLarge),
 				"500": openapi.Failure("the engine failed or no rule matched (EXECUTION_ERROR, naming the model), or the knowledge graph failed (QUERY_ERROR)",
@@ -161,7 +161,7 @@ func (h *handlers) routes() []route {
 			RequestBody: openapi.Body(exportRequestSchema, "the chain and the deployment name"),
 			Responses: map[string]openapi.Response{
 				"200": openapi.Success("the deployed DRD", exportSchema),
-				"400": openapi.Failure("fewer than 2 models, no name, no endpoint, or a chain that is not DRD-compatible (naming the step)", httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody),
+				"400": openapi.Failure("fewer than 2 or more than 100 models, an identifier or name over 256 characters, no name, no endpoint, or a chain that is not DRD-compatible (naming the step)", httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody),
 				"500": openapi.Failure("the engine refused the deployment (its status and message) or the knowledge graph failed",
 					CodeExecutionError, CodeQueryError),
 				"507": openapi.Failure("the embedded engine holds as much as it is configured to (its ceiling named)", CodeStorageFull),
