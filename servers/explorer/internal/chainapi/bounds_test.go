@@ -72,3 +72,15 @@ func TestExportStorageFull(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestLongInputNameIsQuotedInPart: an input of a 100,000-character name
+// whose value the engine cannot take (a number out of FEEL's range) is the
+// caller's error, named by an excerpt, not echoed whole.
+func TestLongInputNameIsQuotedInPart(t *testing.T) {
+	e := newEnv(t, nil)
+	body := `{"chain": ["SVB_LeeftijdsInformatie"], "endpoint": "` + kgURL + `", "inputs": {"` + strings.Repeat("k", 100_000) + `": 1e999999}}`
+	msg := e.c.Post("/v1/chains/execute", body).ExpectError(t, 400, "INVALID_REQUEST")
+	if len(msg) > 1010 || !strings.HasPrefix(msg, `SVB_LeeftijdsInformatie: variable "`+strings.Repeat("k", 50)) {
+		t.Errorf("message of %d bytes: %.200s", len(msg), msg)
+	}
+}

@@ -285,6 +285,10 @@ const (
 	maxIdentifierLength = 256
 )
 
+// maxMessage bounds an error message built from engine answers, which
+// may quote the caller's variable names and values.
+const maxMessage = 1000
+
 // checkChain refuses a chain over the bounds (400 naming the entry).
 func checkChain(ids []string) error {
 	if len(ids) > maxChainLength {
@@ -366,7 +370,7 @@ func (h *handlers) execute(w http.ResponseWriter, r *http.Request) error {
 	for name, v := range raw {
 		x, err := engine.InferJSON(v)
 		if err != nil {
-			return httpapi.InvalidRequest("inputs.%s: %s", name, strings.TrimPrefix(err.Error(), "engine: "))
+			return httpapi.InvalidRequest("inputs.%s: %s", shorten(name, 100), shorten(strings.TrimPrefix(err.Error(), "engine: "), 300))
 		}
 		vars[name] = x
 	}
@@ -419,8 +423,13 @@ func executionError(msg string, cause error) *httpapi.Error {
 // chainError maps a failed chain run.
 func chainError(err error) error {
 	var se *chain.StepError
-	if errors.As(err, &se) {
-		return executionError(se.Error(), err)
+	var ve *engine.VariableError
+	switch {
+	case errors.As(err, &se) && errors.As(err, &ve):
+		// An input the engine cannot take is the caller's to fix.
+		return httpapi.InvalidRequest("%s", shorten(se.Error(), maxMessage))
+	case errors.As(err, &se):
+		return executionError(shorten(se.Error(), maxMessage), err)
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return executionError("chain execution timed out", err)

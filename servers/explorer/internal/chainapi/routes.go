@@ -126,7 +126,7 @@ func (h *handlers) routes() []route {
 			RequestBody: openapi.Body(executeRequestSchema, "the chain and its inputs"),
 			Responses: map[string]openapi.Response{
 				"200": openapi.Success("the execution", executionSchema),
-				"400": openapi.Failure("a missing or invalid field, a chain over 100 models or an identifier over 256 characters", httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody),
+				"400": openapi.Failure("a missing or invalid field, a chain over 100 models, an identifier over 256 characters, or an input the engine cannot take", httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody),
 				"404": openapi.Failure("a model of the chain is not in the listing (DMN not found: <identifier>)", httpapi.CodeNotFound),
 				"413": openapi.Failure("body over 10 MB", httpapi.CodePayloadTooLarge),
 				"500": openapi.Failure("the engine failed or no rule matched (EXECUTION_ERROR, naming the model), or the knowledge graph failed (QUERY_ERROR)",
