@@ -64,11 +64,21 @@ func (t *Tests) MatchEnv(env *Env, in Value) bool {
 	return t.Eval(env, in) == true
 }
 
-// Eval evaluates the tests against in: true, false or null.
+// Eval evaluates the tests against in: true, false or null. Outside
+// Runtime.Run it is an evaluation of its own (see Expression.Eval).
 func (t *Tests) Eval(env *Env, in Value) Value {
 	if t.any {
 		return true
 	}
+	if !env.rt.guarded() {
+		var v Value
+		env.rt.Run(func() { v = t.eval(env, in) })
+		return v
+	}
+	return t.eval(env, in)
+}
+
+func (t *Tests) eval(env *Env, in Value) Value {
 	sawNull := false
 	for _, f := range t.tests {
 		r := f(env, in)
@@ -352,7 +362,13 @@ func Inspect(n Node, f func(Node) bool) {
 
 // Index returns the position of the first positive test that in satisfies,
 // or -1 (used to rank decision table outputs by their output values).
+// Outside Runtime.Run it is an evaluation of its own.
 func (t *Tests) Index(env *Env, in Value) int {
+	if !env.rt.guarded() {
+		r := -1
+		env.rt.Run(func() { r = t.Index(env, in) })
+		return r
+	}
 	for i, f := range t.tests {
 		if f(env, in) == true {
 			return i
