@@ -1,7 +1,6 @@
 package feel
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,15 +12,11 @@ import (
 // Runtime carries the per-evaluation state: the clock for now() and
 // today(), the warnings that invalid operations produce (FEEL gives null
 // plus a warning instead of failing), and the budget of the evaluation
-// (Limits, Context): a budget error stops the evaluation instead of giving
-// null, and Err or Run report it.
+// (see Run): a budget error stops the evaluation instead of giving null,
+// and Run or Err report it.
 type Runtime struct {
 	// Now is the instant now() and today() return; zero means time.Now().
 	Now time.Time
-	// Limits bound each evaluation; zero fields take DefaultLimits.
-	Limits Limits
-	// Context, when set, cancels evaluations: they stop with its error.
-	Context context.Context
 	// Warnings collects messages of operations that evaluated to null.
 	Warnings []string
 	// MaxWarnings caps Warnings (0: 100).
@@ -167,15 +162,19 @@ func (x *Expression) Source() string { return x.src }
 func (x *Expression) AST() Node { return x.ast }
 
 // Eval evaluates the expression in env. Outside Runtime.Run it is an
-// evaluation of its own: a budget error makes it null, and
-// env.Runtime().Err() reports the error.
-func (x *Expression) Eval(env *Env) Value {
-	if env.rt.guarded() {
+// evaluation of its own: a budget error makes it null and is recorded in
+// env.Runtime().Errors.
+func (x *Expression) Eval(env *Env) (v Value) {
+	rt := env.rt
+	if rt.b.guarded {
 		return x.fn(env)
 	}
-	var v Value
-	env.rt.Run(func() { v = x.fn(env) })
-	return v
+	// evalAlone without its closure: this is the hot path of callers
+	// that evaluate one expression at a time
+	rt.b = defaultBudget
+	rt.b.guarded = true
+	defer rt.endAlone(&v)
+	return x.fn(env)
 }
 
 // CompileExpr parses and compiles an expression.
@@ -761,7 +760,7 @@ func (f *Function) Call(rt *Runtime, args []Value) Value {
 	}
 	if !rt.guarded() {
 		var v Value
-		rt.Run(func() { v = f.Call(rt, args) })
+		rt.evalAlone(func() { v = f.Call(rt, args) })
 		return v
 	}
 	if f.overloads != nil {
@@ -795,7 +794,7 @@ func (f *Function) invoke(rt *Runtime, args []Value) Value {
 	}
 	rt.enterCall()
 	v := f.call(rt, args)
-	rt.b.depth--
+	rt.leaveCall()
 	return v
 }
 
@@ -807,7 +806,7 @@ func (f *Function) CallNamed(rt *Runtime, names []string, vals []Value) Value {
 	}
 	if !rt.guarded() {
 		var v Value
-		rt.Run(func() { v = f.CallNamed(rt, names, vals) })
+		rt.evalAlone(func() { v = f.CallNamed(rt, names, vals) })
 		return v
 	}
 	cands := f.overloads

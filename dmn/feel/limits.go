@@ -1,17 +1,19 @@
 package feel
 
 import (
+	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/regelkit/regelkit/sparql/graph/xsdregexp"
 )
 
-// Limits bound the work of one evaluation. A zero field takes the package
-// default (see DefaultLimits); a negative field disables that bound.
-// Parse nesting is bounded separately, by MaxNesting.
+// Limits bound the work of one evaluation (see Runtime.Run). A zero field
+// takes the package default (see DefaultLimits); a negative field
+// disables that bound. Parse nesting is bounded separately, by MaxNesting.
 type Limits struct {
-	Timeout time.Duration // wall time of one evaluation (Runtime.Context also cancels)
+	Timeout time.Duration // wall time of one evaluation (its context also cancels)
 	// MaxDepth bounds the nesting of calls of user-defined functions:
 	// FEEL function definitions, business knowledge models, decision
 	// services; so it is the recursion budget.
@@ -55,116 +57,183 @@ func (e *LimitError) Error() string {
 func (e *LimitError) LimitExceeded() string { return e.Limit }
 
 // budget is the running account of one evaluation against its Limits.
+// It is kept small (package dmn embeds a Runtime in every evaluation), so
+// it counts down what is left and leaves the limits themselves, needed
+// only for the error, to Run.
 type budget struct {
-	guarded  bool // inside Run: aborts unwind to the outermost Run
-	max      Limits
-	depth    int
-	rows     int64
-	bytes    int64
-	steps    int
-	deadline time.Time // set at the first clock check
-	err      error
+	ctx       context.Context
+	deadline  int64 // < 0: -Timeout, clock not read yet; > 0: Unix nanoseconds; 0: none
+	rowsLeft  int32
+	bytesLeft int32
+	depthLeft int32
+	steps     int32
+	unbounded uint8 // the bounds disabled: bit per noRows, noBytes, noDepth
+	guarded   bool  // inside Run: aborts unwind to the outermost Run
 }
 
+const (
+	noRows uint8 = 1 << iota
+	noBytes
+	noDepth
+)
+
 // abort is the panic value that unwinds an evaluation stopped by its
-// budget; Run recovers it.
-type abort struct{}
+// budget: the Limits field exceeded, or the context's error. Run recovers
+// it.
+type abort struct {
+	limit string
+	err   error
+}
 
-// Err returns the error that stopped the last evaluation early: a
-// *LimitError, or the error of Runtime.Context. Nil when it ran to its end.
-func (rt *Runtime) Err() error { return rt.b.err }
+// Context returns the context of the evaluation running (see Run), or
+// context.Background().
+func (rt *Runtime) Context() context.Context {
+	if rt.b.ctx != nil {
+		return rt.b.ctx
+	}
+	return context.Background()
+}
 
-// Run runs f as one evaluation under rt.Limits and rt.Context and returns
-// the error that stopped it early (see Err). A host that evaluates many
-// expressions as one evaluation (package dmn) wraps them in one Run, so
-// that a budget error unwinds all of them at once and the budget counts
-// them together; Expression.Eval, Tests and Function calls made outside a
-// Run are each an evaluation of their own. Run within Run just calls f.
-func (rt *Runtime) Run(f func()) (err error) {
+// Run runs f as one evaluation under the limits (zero fields take
+// DefaultLimits) and ctx (which may be nil), and returns the error that
+// stopped it early: a *LimitError, or ctx's error. A host that evaluates
+// many expressions as one evaluation (package dmn) wraps them in one Run,
+// so that a budget error unwinds all of them at once and the budget counts
+// them together. Expression.Eval, Tests and Function calls made outside a
+// Run are each an evaluation of their own under DefaultLimits; one that
+// stops early is null, with the error in Runtime.Errors. Run within Run
+// just calls f.
+func (rt *Runtime) Run(ctx context.Context, limits Limits, f func()) (err error) {
 	if rt.b.guarded {
 		f()
-		return rt.b.err
+		return nil
 	}
-	rt.begin()
-	defer rt.end(&err)
+	if limits == (Limits{}) {
+		rt.b = defaultBudget
+	} else {
+		rt.b = newBudget(resolve(limits))
+	}
+	rt.b.ctx, rt.b.guarded = ctx, true
+	defer rt.end(limits, &err)
 	f()
 	return nil
 }
 
-func (rt *Runtime) begin() {
+// defaultBudget is the budget of DefaultLimits, an immutable table that
+// spares evaluations under the defaults the work of newBudget.
+var defaultBudget = newBudget(DefaultLimits())
+
+// resolve fills the zero fields of l with the defaults.
+func resolve(l Limits) Limits {
 	d := DefaultLimits()
-	l := rt.Limits
-	if l.Timeout != 0 {
-		d.Timeout = l.Timeout
+	if l.Timeout == 0 {
+		l.Timeout = d.Timeout
 	}
-	if l.MaxDepth != 0 {
-		d.MaxDepth = l.MaxDepth
+	if l.MaxDepth == 0 {
+		l.MaxDepth = d.MaxDepth
 	}
-	if l.MaxRows != 0 {
-		d.MaxRows = l.MaxRows
+	if l.MaxRows == 0 {
+		l.MaxRows = d.MaxRows
 	}
-	if l.MaxBytes != 0 {
-		d.MaxBytes = l.MaxBytes
+	if l.MaxBytes == 0 {
+		l.MaxBytes = d.MaxBytes
 	}
-	rt.b = budget{guarded: true, max: d}
+	return l
 }
 
-func (rt *Runtime) end(err *error) {
+// left is a bound as a countdown: bounds past what an int32 holds count
+// as none (2 GiB of strings, two billion list elements or calls).
+func left(max int64, flag uint8, unbounded *uint8) int32 {
+	if max < 0 || max > math.MaxInt32 {
+		*unbounded |= flag
+		return math.MaxInt32
+	}
+	return int32(max)
+}
+
+func newBudget(l Limits) budget {
+	var b budget
+	if l.Timeout > 0 {
+		b.deadline = -int64(l.Timeout)
+	}
+	b.rowsLeft = left(int64(l.MaxRows), noRows, &b.unbounded)
+	b.bytesLeft = left(l.MaxBytes, noBytes, &b.unbounded)
+	b.depthLeft = left(int64(l.MaxDepth), noDepth, &b.unbounded)
+	return b
+}
+
+func (rt *Runtime) end(limits Limits, err *error) {
 	rt.b.guarded = false
 	if r := recover(); r != nil {
-		if _, ok := r.(abort); !ok {
-			panic(r)
-		}
+		*err = stopped(r, limits)
 	}
-	*err = rt.b.err
 }
 
-// stop ends the evaluation with err.
-func (rt *Runtime) stop(err error) {
-	if rt.b.err == nil {
-		rt.b.err = err
+// stopped is the error of the abort r recovered (any other panic goes
+// on) under the limits given to Run.
+func stopped(r any, limits Limits) error {
+	a, ok := r.(abort)
+	if !ok {
+		panic(r)
 	}
-	panic(abort{})
+	l := resolve(limits)
+	switch a.limit {
+	case "Timeout":
+		return &LimitError{Limit: a.limit, Max: int64(l.Timeout)}
+	case "MaxDepth":
+		return &LimitError{Limit: a.limit, Max: int64(l.MaxDepth)}
+	case "MaxRows":
+		return &LimitError{Limit: a.limit, Max: int64(l.MaxRows)}
+	case "MaxBytes":
+		return &LimitError{Limit: a.limit, Max: l.MaxBytes}
+	}
+	return a.err
 }
+
+// stop ends the evaluation at the named limit.
+func (rt *Runtime) stop(limit string) { panic(abort{limit: limit}) }
 
 // step counts n units of work (iterations, calls) and every 1024 units
 // looks at the clock and the context.
 func (rt *Runtime) step(n int) {
-	rt.b.steps += n
+	rt.b.steps += int32(min(n, 1<<20))
 	if rt.b.steps < 1024 {
 		return
 	}
 	rt.b.steps = 0
-	if rt.Context != nil {
-		if err := rt.Context.Err(); err != nil {
-			rt.stop(err)
+	if rt.b.ctx != nil {
+		if err := rt.b.ctx.Err(); err != nil {
+			panic(abort{err: err})
 		}
 	}
-	if rt.b.max.Timeout < 0 {
-		return
-	}
-	now := time.Now()
-	if rt.b.deadline.IsZero() {
-		rt.b.deadline = now.Add(rt.b.max.Timeout)
-	} else if now.After(rt.b.deadline) {
-		rt.stop(&LimitError{Limit: "Timeout", Max: int64(rt.b.max.Timeout)})
+	switch d := rt.b.deadline; {
+	case d < 0:
+		rt.b.deadline = time.Now().UnixNano() - d
+	case d > 0 && time.Now().UnixNano() > d:
+		rt.stop("Timeout")
 	}
 }
 
 // addRows counts n list elements about to be built.
 func (rt *Runtime) addRows(n int) {
-	rt.b.rows += int64(n)
-	if m := rt.b.max.MaxRows; m >= 0 && rt.b.rows > int64(m) {
-		rt.stop(&LimitError{Limit: "MaxRows", Max: int64(m)})
+	if int64(n) > int64(rt.b.rowsLeft) {
+		if rt.b.unbounded&noRows != 0 {
+			return
+		}
+		rt.stop("MaxRows")
 	}
+	rt.b.rowsLeft -= int32(n)
 }
 
 // addBytes counts n bytes of strings about to be built.
 func (rt *Runtime) addBytes(n int) {
-	rt.b.bytes += int64(n)
-	if m := rt.b.max.MaxBytes; m >= 0 && rt.b.bytes > m {
-		rt.stop(&LimitError{Limit: "MaxBytes", Max: m})
+	if int64(n) > int64(rt.b.bytesLeft) {
+		if rt.b.unbounded&noBytes != 0 {
+			return
+		}
+		rt.stop("MaxBytes")
 	}
+	rt.b.bytesLeft -= int32(n)
 }
 
 // account counts a built-in's result.
@@ -177,38 +246,47 @@ func (rt *Runtime) account(v Value) {
 	}
 }
 
-// enterCall counts a call of a user-defined function; the caller
-// decrements rt.b.depth when it returns.
+// enterCall counts a call of a user-defined function; leaveCall its return.
 func (rt *Runtime) enterCall() {
-	rt.b.depth++
-	if m := rt.b.max.MaxDepth; m >= 0 && rt.b.depth > m {
-		rt.stop(&LimitError{Limit: "MaxDepth", Max: int64(m)})
+	if rt.b.depthLeft <= 0 && rt.b.unbounded&noDepth == 0 {
+		rt.stop("MaxDepth")
 	}
+	rt.b.depthLeft--
 	rt.step(1)
 }
+
+func (rt *Runtime) leaveCall() { rt.b.depthLeft++ }
 
 // needBytes stops the evaluation when building n more bytes of strings
 // would exceed MaxBytes; unlike addBytes it counts nothing, for a
 // built-in whose result account counts afterwards.
 func (rt *Runtime) needBytes(n int64) {
-	if left := rt.bytesLeft(); left >= 0 && n > left {
-		rt.addBytes(int(min(n, 1<<62)))
+	if n > int64(rt.b.bytesLeft) && rt.b.unbounded&noBytes == 0 {
+		rt.stop("MaxBytes")
 	}
 }
 
 // needRows is needBytes for list elements and MaxRows.
 func (rt *Runtime) needRows(n int64) {
-	if left := rt.rowsLeft(); left >= 0 && n > int64(left) {
-		rt.addRows(int(min(n, 1<<62)))
+	if n > int64(rt.b.rowsLeft) && rt.b.unbounded&noRows == 0 {
+		rt.stop("MaxRows")
 	}
 }
 
 // rowsLeft is what MaxRows still allows (-1: no bound).
 func (rt *Runtime) rowsLeft() int {
-	if rt.b.max.MaxRows < 0 {
+	if rt.b.unbounded&noRows != 0 {
 		return -1
 	}
-	return max(rt.b.max.MaxRows-int(rt.b.rows), 0)
+	return int(max(rt.b.rowsLeft, 0))
+}
+
+// bytesLeft is what MaxBytes still allows (-1: no bound).
+func (rt *Runtime) bytesLeft() int64 {
+	if rt.b.unbounded&noBytes != 0 {
+		return -1
+	}
+	return int64(max(rt.b.bytesLeft, 0))
 }
 
 // leafCount counts the non-list items under l, stopping once past limit
@@ -263,21 +341,17 @@ func renderedSize(v Value, limit int64) int64 {
 	return n
 }
 
-// bytesLeft is what MaxBytes still allows (-1: no bound).
-func (rt *Runtime) bytesLeft() int64 {
-	if rt.b.max.MaxBytes < 0 {
-		return -1
-	}
-	return max(rt.b.max.MaxBytes-rt.b.bytes, 0)
-}
-
 // compileRegexp compiles a pattern of matches, replace or split: a back
 // reference runs under a match time limit no longer than the evaluation's
 // Timeout, and replace may build no more than MaxBytes allows.
 func (rt *Runtime) compileRegexp(pattern, flags string) (*xsdregexp.Regexp, error) {
 	opts := xsdregexp.Options{}
-	if t := rt.b.max.Timeout; t > 0 && t < xsdregexp.DefaultMatchTimeout {
-		opts.MatchTimeout = t
+	t := time.Duration(-rt.b.deadline) // before the first clock check
+	if rt.b.deadline > 0 {
+		t = time.Duration(rt.b.deadline - time.Now().UnixNano())
+	}
+	if rt.b.deadline != 0 && t < xsdregexp.DefaultMatchTimeout {
+		opts.MatchTimeout = max(t, time.Millisecond)
 	}
 	if left := rt.bytesLeft(); left >= 0 {
 		opts.MaxBytes = max(left, 1)
@@ -291,9 +365,9 @@ func (rt *Runtime) compileRegexp(pattern, flags string) (*xsdregexp.Regexp, erro
 func (rt *Runtime) regexpFailed(fn string, err error) Value {
 	if le, ok := err.(*xsdregexp.LimitError); ok {
 		if le.Limit == "MaxBytes" {
-			rt.stop(&LimitError{Limit: "MaxBytes", Max: rt.b.max.MaxBytes})
+			rt.stop("MaxBytes")
 		}
-		rt.stop(&LimitError{Limit: "Timeout", Max: le.Max})
+		rt.stop("Timeout")
 	}
 	return rt.warnf("%s: %v", fn, err)
 }
@@ -301,3 +375,20 @@ func (rt *Runtime) regexpFailed(fn string, err error) Value {
 // guarded reports whether rt is inside Run; the public entry points that
 // are not run their work through Run.
 func (rt *Runtime) guarded() bool { return rt.b.guarded }
+
+// evalAlone runs f as an evaluation of its own: one that stops early is
+// null, with its error recorded by Fail.
+func (rt *Runtime) evalAlone(f func()) {
+	if err := rt.Run(nil, Limits{}, f); err != nil {
+		rt.Fail(err)
+	}
+}
+
+// endAlone ends an evaluation of Expression.Eval outside Run: one that
+// stopped early is null, with its error recorded by Fail.
+func (rt *Runtime) endAlone(v *Value) {
+	rt.b.guarded = false
+	if r := recover(); r != nil {
+		*v = rt.Fail(stopped(r, Limits{}))
+	}
+}

@@ -72,7 +72,7 @@ func (t *Tests) Eval(env *Env, in Value) Value {
 	}
 	if !env.rt.guarded() {
 		var v Value
-		env.rt.Run(func() { v = t.eval(env, in) })
+		env.rt.evalAlone(func() { v = t.eval(env, in) })
 		return v
 	}
 	return t.eval(env, in)
@@ -366,7 +366,7 @@ func Inspect(n Node, f func(Node) bool) {
 func (t *Tests) Index(env *Env, in Value) int {
 	if !env.rt.guarded() {
 		r := -1
-		env.rt.Run(func() { r = t.Index(env, in) })
+		env.rt.evalAlone(func() { r = t.Index(env, in) })
 		return r
 	}
 	for i, f := range t.tests {

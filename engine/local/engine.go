@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/regelkit/regelkit/dmn/feel"
 	"github.com/regelkit/regelkit/engine"
 )
 
@@ -26,6 +27,10 @@ type Options struct {
 	Now func() time.Time
 	// Version is what Version reports; "" means DefaultVersion.
 	Version string
+	// Limits bound each evaluation's FEEL work (zero fields take
+	// feel.DefaultLimits); one that exceeds them fails with an
+	// *engine.EvaluationError wrapping the *feel.LimitError.
+	Limits feel.Limits
 }
 
 // Engine is the embedded decision engine. It implements engine.Engine
