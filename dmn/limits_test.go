@@ -168,6 +168,36 @@ func TestBudgetsInOperatonMode(t *testing.T) {
 	checkLimit(t, err, "MaxRows", 100)
 }
 
+// TestBoxedIteratorsCount: DMN's boxed for (and some, every, filter)
+// count against the budget as FEEL's own for does: two nested boxed for
+// over 2,000 items would build four million elements.
+func TestBoxedIteratorsCount(t *testing.T) {
+	m := mustCompile(t, Options{}, `<definitions xmlns="https://www.omg.org/spec/DMN/20230324/MODEL/" namespace="urn:box" name="box">
+  <inputData id="L" name="L"/>
+  <decision id="d" name="d">
+    <informationRequirement><requiredInput href="#L"/></informationRequirement>
+    <for iteratorVariable="i"><in><literalExpression><text>L</text></literalExpression></in>
+      <return><for iteratorVariable="j"><in><literalExpression><text>L</text></literalExpression></in>
+        <return><literalExpression><text>i * j</text></literalExpression></return></for></return></for>
+  </decision>
+  <decision id="small" name="small">
+    <for iteratorVariable="i"><in><literalExpression><text>[1, 2, 3]</text></literalExpression></in>
+      <return><literalExpression><text>i * 2</text></literalExpression></return></for>
+  </decision>
+</definitions>`)
+	l := make([]any, 2000) // inputs are not counted: only what the iterators build
+	for i := range l {
+		l[i] = i
+	}
+	_, err := m.EvaluateWith(context.Background(), "d", map[string]any{"L": l}, EvalOptions{Limits: feel.Limits{MaxRows: 100_000}})
+	checkLimit(t, err, "MaxRows", 100_000)
+	// three elements of the list literal and three of the for: six
+	res, err := m.EvaluateWith(context.Background(), "small", nil, EvalOptions{Limits: feel.Limits{MaxRows: 6}})
+	if v, _ := res.Value("small"); err != nil || feel.Literal(v) != "[2, 4, 6]" {
+		t.Errorf("small = %s, %v; want [2, 4, 6]", feel.Literal(v), err)
+	}
+}
+
 func checkLimit(t *testing.T, err error, limit string, max int64) {
 	t.Helper()
 	var le *feel.LimitError

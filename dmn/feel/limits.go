@@ -372,6 +372,18 @@ func (rt *Runtime) regexpFailed(fn string, err error) Value {
 	return rt.warnf("%s: %v", fn, err)
 }
 
+// Spend counts work a host does inside Run on behalf of the evaluation:
+// items it iterates (steps) and list elements it builds (rows), as FEEL's
+// own for and filter count theirs. When that exceeds the budget it stops
+// the evaluation, unwinding to Run. Outside Run it does nothing.
+func (rt *Runtime) Spend(steps, rows int) {
+	if !rt.b.guarded {
+		return
+	}
+	rt.addRows(rows)
+	rt.step(steps)
+}
+
 // guarded reports whether rt is inside Run; the public entry points that
 // are not run their work through Run.
 func (rt *Runtime) guarded() bool { return rt.b.guarded }

@@ -3,6 +3,7 @@ package feel
 import (
 	"context"
 	"errors"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -133,5 +134,20 @@ func TestEvalOutsideRun(t *testing.T) {
 	}
 	if len(rt.Errors) != 2 {
 		t.Errorf("Errors %v, want a second one", rt.Errors)
+	}
+}
+
+// TestDeepRecursionStack: the worst the two depth bounds allow together,
+// MaxDepth (500) calls of a function whose body nests nearly MaxNesting
+// levels, fits in a 64 MB goroutine stack (Go's default limit is 1 GB), so
+// no hostile expression overflows the stack.
+func TestDeepRecursionStack(t *testing.T) {
+	old := debug.SetMaxStack(64 << 20)
+	defer debug.SetMaxStack(old)
+	body := strings.Repeat("1 + (", 495) + "f(n - 1)" + strings.Repeat(")", 495)
+	_, err := runLimited(t, context.Background(), "{f: function(n) if n = 0 then 0 else "+body+", r: f(100000)}.r", Limits{})
+	var le *LimitError
+	if !errors.As(err, &le) || le.Limit != "MaxDepth" {
+		t.Errorf("got %v, want the MaxDepth *LimitError", err)
 	}
 }
