@@ -126,7 +126,7 @@ func (te typedExpr) eval(env *feel.Env) feel.Value {
 	v := te.x.eval(env)
 	cv, ok := te.t.Coerce(v)
 	if !ok {
-		return env.Runtime().Warnf("value %s does not conform to %s", feel.Literal(v), te.t)
+		return env.Runtime().Warnf("value %s does not conform to %s", feel.Excerpt(v), te.t)
 	}
 	return cv
 }

@@ -298,7 +298,7 @@ func (ev *evaluation) inputValue(e *element) feel.Value {
 	if e.typ != nil {
 		cv, ok := e.typ.Coerce(v)
 		if !ok {
-			ev.rt.Warnf("input %q: value %s does not conform to %s", e.name, feel.Literal(v), e.typ)
+			ev.rt.Warnf("input %q: value %s does not conform to %s", e.name, feel.Excerpt(v), e.typ)
 		}
 		v = cv
 	}
@@ -367,7 +367,7 @@ func (ev *evaluation) decision(e *element) feel.Value {
 	if e.typ != nil && v != nil {
 		cv, ok := e.typ.Coerce(v)
 		if !ok {
-			ev.rt.Warnf("decision %q: value %s does not conform to type %s", e.name, feel.Literal(v), e.typ)
+			ev.rt.Warnf("decision %q: value %s does not conform to type %s", e.name, feel.Excerpt(v), e.typ)
 		}
 		v = cv
 	}
@@ -487,7 +487,7 @@ func (cd *compiledDefs) compileBKM(e *element, b *BKM) {
 		if result != nil && v != nil {
 			cv, ok := result.Coerce(v)
 			if !ok {
-				return rt.Warnf("%s: result %s does not conform to %s", e.name, feel.Literal(v), result)
+				return rt.Warnf("%s: result %s does not conform to %s", e.name, feel.Excerpt(v), result)
 			}
 			v = cv
 		}

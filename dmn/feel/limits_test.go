@@ -3,6 +3,7 @@ package feel
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -149,5 +150,38 @@ func TestDeepRecursionStack(t *testing.T) {
 	var le *LimitError
 	if !errors.As(err, &le) || le.Limit != "MaxDepth" {
 		t.Errorf("got %v, want the MaxDepth *LimitError", err)
+	}
+}
+
+func TestExcerpt(t *testing.T) {
+	long := strings.Repeat("é", 150) // 300 bytes
+	many := make([]Value, 1_000_000)
+	for i := range many {
+		many[i] = long
+	}
+	ctx := NewContext(0)
+	for i := 0; i < 25; i++ {
+		ctx.Put(fmt.Sprintf("k%d", i), Number(int64(i)))
+	}
+	cases := []struct {
+		v    Value
+		want string
+	}{
+		{"short", `"short"`},
+		{long, `"` + strings.Repeat("é", 100) + `"… (100 more bytes)`},
+		{[]Value{Number(1), "a", nil}, `[1, "a", null]`},
+		{many[:3], `[` + strings.Repeat(`"`+strings.Repeat("é", 100)+`"… (100 more bytes), `, 2) + `"` + strings.Repeat("é", 100) + `"… (100 more bytes)]`},
+		{ctx, `{k0: 0, k1: 1, k2: 2, k3: 3, k4: 4, k5: 5, k6: 6, k7: 7, k8: 8, k9: 9, k10: 10, k11: 11, k12: 12, k13: 13, k14: 14, k15: 15, k16: 16, k17: 17, k18: 18, k19: 19, … (5 more)}`},
+	}
+	for _, tc := range cases {
+		if got := Excerpt(tc.v); got != tc.want {
+			t.Errorf("Excerpt:\n got %s\nwant %s", got, tc.want)
+		}
+	}
+	// a million copies of a 300-byte string: five of 222 bytes each reach
+	// the 1,000, then the count
+	got := Excerpt(many)
+	if len(got) > 1500 || !strings.HasSuffix(got, "… (999995 more)]") {
+		t.Errorf("Excerpt of a million strings: %d bytes, ending %q", len(got), got[max(0, len(got)-40):])
 	}
 }
