@@ -13,7 +13,7 @@ import (
 // today(), the warnings that invalid operations produce (FEEL gives null
 // plus a warning instead of failing), and the budget of the evaluation
 // (see Run): a budget error stops the evaluation instead of giving null,
-// and Run or Err report it.
+// and Run returns it.
 type Runtime struct {
 	// Now is the instant now() and today() return; zero means time.Now().
 	Now time.Time

@@ -11,7 +11,8 @@ import (
 
 // Limits bound the work of one evaluation (see Runtime.Run). A zero field
 // takes the package default (see DefaultLimits); a negative field
-// disables that bound. Parse nesting is bounded separately, by MaxNesting.
+// disables that bound, and so does a count bound above math.MaxInt32.
+// Parse nesting is bounded separately, by MaxNesting.
 type Limits struct {
 	Timeout time.Duration // wall time of one evaluation (its context also cancels)
 	// MaxDepth bounds the nesting of calls of user-defined functions:
