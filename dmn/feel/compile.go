@@ -164,13 +164,17 @@ func (x *Expression) AST() Node { return x.ast }
 // Eval evaluates the expression in env. Outside Runtime.Run it is an
 // evaluation of its own: a budget error makes it null and is recorded in
 // env.Runtime().Errors.
-func (x *Expression) Eval(env *Env) (v Value) {
-	rt := env.rt
-	if rt.b.guarded {
-		return x.fn(env)
+func (x *Expression) Eval(env *Env) Value {
+	if env.rt.b.guarded {
+		return x.fn(env) // small enough to inline: the hot path inside Run
 	}
-	// evalAlone without its closure: this is the hot path of callers
-	// that evaluate one expression at a time
+	return x.evalAlone(env)
+}
+
+// evalAlone is Runtime.evalAlone without its closure, for callers that
+// evaluate one expression at a time.
+func (x *Expression) evalAlone(env *Env) (v Value) {
+	rt := env.rt
 	rt.b = defaultBudget
 	rt.b.guarded = true
 	defer rt.endAlone(&v)

@@ -70,15 +70,11 @@ func (t *Tests) Eval(env *Env, in Value) Value {
 	if t.any {
 		return true
 	}
-	if !env.rt.guarded() {
+	if !env.rt.b.guarded {
 		var v Value
-		env.rt.evalAlone(func() { v = t.eval(env, in) })
+		env.rt.evalAlone(func() { v = t.Eval(env, in) })
 		return v
 	}
-	return t.eval(env, in)
-}
-
-func (t *Tests) eval(env *Env, in Value) Value {
 	sawNull := false
 	for _, f := range t.tests {
 		r := f(env, in)
