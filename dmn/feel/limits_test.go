@@ -35,7 +35,8 @@ func TestLimits(t *testing.T) {
 		limit     string
 		max       int64
 	}{
-		{"for over a billion", `for i in 1..1000000000 return i`, Limits{}, "MaxRows", 1_000_000},
+		// no Timeout: on a loaded machine a million elements can take seconds
+		{"for over a billion", `for i in 1..1000000000 return i`, Limits{Timeout: -1}, "MaxRows", 1_000_000},
 		{"for within MaxRows 100", `for i in 1..101 return i`, Limits{MaxRows: 100}, "MaxRows", 100},
 		{"nested for", `for i in 1..1000, j in 1..1000 return 0`, Limits{MaxRows: 10_000}, "MaxRows", 10_000},
 		{"list literal", `[1, 2, 3, 4]`, Limits{MaxRows: 3}, "MaxRows", 3},
@@ -64,7 +65,7 @@ func TestLimits(t *testing.T) {
 			if le.LimitExceeded() != tc.limit || !strings.Contains(le.Error(), "exceeded "+tc.limit) {
 				t.Errorf("LimitExceeded %q, message %q", le.LimitExceeded(), le.Error())
 			}
-			if d := time.Since(start); d > 5*time.Second {
+			if d := time.Since(start); d > time.Minute { // a hang, not a slow machine
 				t.Errorf("took %v", d)
 			}
 		})
@@ -81,7 +82,7 @@ func TestWithinLimits(t *testing.T) {
 		want   string
 	}{
 		{`count(for i in 1..100 return i)`, Limits{MaxRows: 100}, `100`},
-		{`count(for i in 1..1000000 return i)`, Limits{}, `1000000`},
+		{`count(for i in 1..1000000 return i)`, Limits{Timeout: -1}, `1000000`},
 		{`string length({f: function(x, k) if k = 0 then x else f(x + x, k - 1), r: f("ab", 10)}.r)`, Limits{}, `2048`},
 		{`{f: function(n) if n = 0 then 0 else f(n - 1), r: f(19)}.r`, Limits{MaxDepth: 20}, `0`}, // f(19) … f(0): 20 calls
 		{`matches(substring(s, 1, 10), "^(a)\1+$")`, Limits{}, `true`},
@@ -109,32 +110,31 @@ func TestContextCancels(t *testing.T) {
 // own under DefaultLimits: a budget error makes it null and is recorded
 // in the Runtime's Errors; the next Eval starts afresh.
 func TestEvalOutsideRun(t *testing.T) {
-	x, err := CompileExpr(`for i in 1..1000000000 return i`, nil)
+	x, err := CompileExpr(`{f: function(n) if n = 0 then 0 else f(n - 1), r: f(k)}.r`, &Scope{Names: []string{"k"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rt := &Runtime{}
-	if v := x.Eval(NewEnv(rt, nil)); v != nil {
+	if v := x.Eval(NewEnv(rt, map[string]Value{"k": Number(500)})); v != nil { // 501 nested calls
 		t.Errorf("got %.50s, want null", Literal(v))
 	}
 	var le *LimitError
-	if len(rt.Errors) != 1 || !errors.As(rt.Errors[0], &le) || le.Limit != "MaxRows" || le.Max != 1_000_000 {
-		t.Errorf("Errors %v, want the MaxRows *LimitError", rt.Errors)
+	if len(rt.Errors) != 1 || !errors.As(rt.Errors[0], &le) || le.Limit != "MaxDepth" || le.Max != 500 {
+		t.Errorf("Errors %v, want the MaxDepth *LimitError", rt.Errors)
 	}
-	small, _ := CompileExpr(`count(for i in 1..999999 return i)`, nil)
-	if v := small.Eval(NewEnv(rt, nil)); Literal(v) != "999999" {
-		t.Errorf("the next evaluation: %s, want 999999", Literal(v))
+	if v := x.Eval(NewEnv(rt, map[string]Value{"k": Number(499)})); Literal(v) != "0" {
+		t.Errorf("the next evaluation: %s, want 0", Literal(v))
 	}
 	// Tests and function calls outside Run likewise
-	tests, err := CompileUnaryTests(`count(for i in 1..1000000000 return i)`, nil)
+	tests, err := CompileUnaryTests(`{f: function(n) f(n + 1), r: f(1)}.r`, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if tests.Match(Number(1), rt) {
 		t.Error("a test stopped by its budget matched")
 	}
-	if len(rt.Errors) != 2 {
-		t.Errorf("Errors %v, want a second one", rt.Errors)
+	if len(rt.Errors) != 2 || !errors.As(rt.Errors[1], &le) || le.Limit != "MaxDepth" {
+		t.Errorf("Errors %v, want a second MaxDepth error", rt.Errors)
 	}
 }
 

@@ -27,7 +27,7 @@ func TestRegexBacktrackingTimeout(t *testing.T) {
 		if !errors.As(err, &le) || le.LimitExceeded() != "MatchTimeout" {
 			t.Errorf("%s: error %v, want the MatchTimeout *xsdregexp.LimitError", q, err)
 		}
-		if d := time.Since(start); d > 10*time.Second {
+		if d := time.Since(start); d > time.Minute { // a hang, not a slow machine
 			t.Errorf("%s took %v", q, d)
 		}
 	}

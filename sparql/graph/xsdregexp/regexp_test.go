@@ -97,7 +97,7 @@ func TestLimits(t *testing.T) {
 	if !errors.As(err, &le) || le.Limit != "MatchTimeout" || le.Max != int64(20*time.Millisecond) || ok {
 		t.Fatalf("MatchString = %v, %v; want a MatchTimeout *LimitError", ok, err)
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > 30*time.Second { // a hang, not a slow machine
 		t.Errorf("the match took %v despite a 20ms MatchTimeout", d)
 	}
 	if want := `regular expression "^(a|aa)+\\1b$": match exceeded MatchTimeout (20ms)`; err.Error() != want {
