@@ -216,25 +216,21 @@ func (rt *Runtime) step(n int) {
 }
 
 // addRows counts n list elements about to be built.
-func (rt *Runtime) addRows(n int) {
-	if int64(n) > int64(rt.b.rowsLeft) {
-		if rt.b.unbounded&noRows != 0 {
-			return
-		}
-		rt.stop("MaxRows")
-	}
-	rt.b.rowsLeft -= int32(n)
-}
+func (rt *Runtime) addRows(n int) { rt.spend(&rt.b.rowsLeft, n, noRows, "MaxRows") }
 
 // addBytes counts n bytes of strings about to be built.
-func (rt *Runtime) addBytes(n int) {
-	if int64(n) > int64(rt.b.bytesLeft) {
-		if rt.b.unbounded&noBytes != 0 {
+func (rt *Runtime) addBytes(n int) { rt.spend(&rt.b.bytesLeft, n, noBytes, "MaxBytes") }
+
+// spend takes n from the countdown left of the named limit, stopping the
+// evaluation when it has not that much left and is bounded (flag unset).
+func (rt *Runtime) spend(left *int32, n int, flag uint8, limit string) {
+	if int64(n) > int64(*left) {
+		if rt.b.unbounded&flag != 0 {
 			return
 		}
-		rt.stop("MaxBytes")
+		rt.stop(limit)
 	}
-	rt.b.bytesLeft -= int32(n)
+	*left -= int32(n)
 }
 
 // account counts a built-in's result.

@@ -246,17 +246,22 @@ func writeExcerpt(b *strings.Builder, v Value) {
 				fmt.Fprintf(b, "… (%d more)", len(x.keys)-i)
 				break
 			}
-			if isPlainName(k) {
-				b.WriteString(k)
-			} else {
-				b.WriteString(quoteString(k))
-			}
+			writeKey(b, k)
 			b.WriteString(": ")
 			writeExcerpt(b, x.vals[i])
 		}
 		b.WriteByte('}')
 	default:
 		writeValue(b, v, true)
+	}
+}
+
+// writeKey writes a context key, quoted unless it is a plain name.
+func writeKey(b *strings.Builder, k string) {
+	if isPlainName(k) {
+		b.WriteString(k)
+	} else {
+		b.WriteString(quoteString(k))
 	}
 }
 
@@ -323,11 +328,7 @@ func writeValue(b *strings.Builder, v Value, quote bool) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			if isPlainName(k) {
-				b.WriteString(k)
-			} else {
-				b.WriteString(quoteString(k))
-			}
+			writeKey(b, k)
 			b.WriteString(": ")
 			writeValue(b, x.vals[i], true)
 		}
