@@ -398,7 +398,14 @@ func compilePattern(c *compiler, s *shape, pattern graph.Term) ([]constraint, er
 		return nil, err
 	}
 	return perValue(ccPattern, func(r *run, v graph.Term) bool {
-		return v.Kind != graph.KindBlank && re.MatchString(v.Value)
+		if v.Kind == graph.KindBlank {
+			return false
+		}
+		ok, err := re.MatchString(v.Value)
+		if err != nil && r.err == nil {
+			r.err = err
+		}
+		return ok || err != nil
 	}), nil
 }
 

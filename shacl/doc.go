@@ -46,5 +46,7 @@
 // sh:flags are read as XPath's fn:matches reads them, by xsdregexp.Compile
 // (also SPARQL's REGEX and FEEL's matches): XML Schema's \d, \w, \i,
 // blocks and class subtraction, a dot that matches neither \n nor \r
-// without s; a back reference, which RE2 cannot run, is a compile error.
+// without s; a pattern with a back reference runs on a backtracking
+// engine under a match time limit, and a match past it fails Validate with
+// the *xsdregexp.LimitError.
 package shacl

@@ -36,6 +36,9 @@ func (v *Validator) Validate(ctx context.Context, data *graph.Graph) (*Report, e
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if r.err != nil {
+		return nil, r.err
+	}
 	return &Report{Conforms: len(out.results) == 0, Results: out.results}, nil
 }
 
@@ -48,6 +51,9 @@ type run struct {
 	// when the data graph has no rdfs:subClassOf triple at all.
 	subClasses map[graph.Term]map[graph.Term]struct{}
 	bufs       [][]graph.Term
+	// err is a budget error (an sh:pattern match past its time limit)
+	// that fails the validation instead of becoming a result.
+	err error
 }
 
 type memoKey struct {
