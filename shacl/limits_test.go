@@ -275,3 +275,29 @@ func TestSharedPathNodesAreBounded(t *testing.T) {
 		t.Fatalf("error %v, want a nesting error", err)
 	}
 }
+
+// Lists in the shapes graph (sh:in, sh:and, sh:ignoredProperties) are read
+// iteratively; a cyclic one is a ShapeError, not a hang.
+func TestLongAndCyclicShapeLists(t *testing.T) {
+	const n = 100_000
+	members := func(f func(i int) string) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(" " + f(i))
+		}
+		return b.String()
+	}
+	shapes := `ex:S sh:targetNode ex:a, ex:b ; sh:in (` + members(func(i int) string { return "ex:v" + strconv.Itoa(i) }) + ` ex:a ) ;
+  sh:and (` + members(func(int) string { return "ex:T" }) + ` ) ;
+  sh:closed true ; sh:ignoredProperties (` + members(func(i int) string { return "ex:p" + strconv.Itoa(i) }) + ` ) .
+ex:T sh:nodeKind sh:IRI .`
+	rep := validate(t, shapes, `ex:a ex:p7 1 . ex:b ex:q 1 .`)
+	if got := summary(rep); len(got) != 2 || got[0] != "Closed ex:b \"1\"" || got[1] != "In ex:b ex:b" {
+		t.Errorf("results %v", got)
+	}
+	_, err := shacl.Compile(parse(t, `ex:S sh:targetNode ex:a ; sh:in _:l . _:l rdf:first 1 ; rdf:rest _:m . _:m rdf:first 2 ; rdf:rest _:l .`))
+	var se *shacl.ShapeError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "well-formed RDF list") {
+		t.Errorf("cyclic sh:in: %v, want a ShapeError", err)
+	}
+}
