@@ -49,6 +49,7 @@ func TestOutputStaysSmallForManyValues(t *testing.T) {
 	if len(out) > 100_000 {
 		t.Fatalf("%d bytes in, %d bytes out; want under 100 KB", len(in), len(out))
 	}
+	t.Logf("%d bytes in, %d bytes out", len(in), len(out))
 	cpsv, _ := r.Layer("cpsv-ap")
 	var dt []layered.Issue
 	for _, is := range cpsv.Issues {
