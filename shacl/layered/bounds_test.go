@@ -129,6 +129,12 @@ func TestLimitsReachTheValidators(t *testing.T) {
 	if _, err := builtin(t).CheckTurtle(context.Background(), b.String()); err != nil {
 		t.Fatal(err)
 	}
+	// The caller's cancellation is reported as it is.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := builtin(t).CheckTurtle(ctx, b.String()); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled check: %v", err)
+	}
 	c, _ = layered.BuiltinWith(layered.Options{Limits: shacl.Limits{Timeout: time.Nanosecond}})
 	big := manyTitles(5000)
 	if _, err := c.CheckTurtle(context.Background(), big); !errors.As(err, &le) || le.Limit != "Timeout" {

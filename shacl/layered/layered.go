@@ -214,16 +214,24 @@ func (c *Checker) Check(ctx context.Context, data *graph.Graph) (*Result, error)
 	res := c.newResult()
 	reports := make([]*shacl.Report, len(c.layers))
 	errs := make([]error, len(c.layers))
+	// The first layer to fail stops the others: the result is lost anyway.
+	vctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var wg sync.WaitGroup
 	for i, l := range c.layers {
 		if l.validator == nil {
 			continue
 		}
-		wg.Go(func() { reports[i], errs[i] = l.validator.Validate(ctx, data) })
+		wg.Go(func() {
+			if reports[i], errs[i] = l.validator.Validate(vctx, data); errs[i] != nil {
+				cancel()
+			}
+		})
 	}
 	wg.Wait()
 	for _, err := range errs {
-		if err != nil {
+		// Skip the layers stopped above, to report what stopped the first.
+		if err != nil && (ctx.Err() != nil || !errors.Is(err, context.Canceled)) {
 			return nil, err
 		}
 	}
