@@ -35,7 +35,8 @@
 //
 // Every validation is bounded by Limits (CompileWith; Compile takes
 // DefaultLimits): Timeout (30 s), MaxDepth (500 nested shape validations,
-// reached only by sh:property recursion through the data) and MaxRows
+// reached only by sh:property recursion through the data; never more than
+// 10,000) and MaxRows
 // (100,000 results); reaching one ends Validate with a *LimitError. A
 // property path may nest 64 levels and hold 10,000 elements.
 //

@@ -19,7 +19,9 @@ type Limits struct {
 	// list, the validator suspends them and finishes the deepest first, so
 	// a list of any length validates in bounded stack. Only sh:property
 	// recursion through the data, which reports results as it goes, stops
-	// at MaxDepth.
+	// at MaxDepth. A MaxDepth above 10,000, or a disabled one, counts as
+	// 10,000: the stack would not survive much deeper nesting (a cyclic
+	// sh:property recursion would otherwise end the process).
 	MaxDepth int
 	// MaxRows is the number of validation results reported before the
 	// validation stops.
@@ -31,6 +33,8 @@ const (
 	DefaultTimeout  = 30 * time.Second
 	DefaultMaxDepth = 500
 	DefaultMaxRows  = 100_000
+	// hardMaxDepth caps MaxDepth, also when it is disabled.
+	hardMaxDepth = 10_000
 )
 
 // DefaultLimits returns the bounds used when a Limits field is zero.
@@ -46,6 +50,9 @@ func (l Limits) effective() Limits {
 	}
 	if l.MaxDepth == 0 {
 		l.MaxDepth = d.MaxDepth
+	}
+	if l.MaxDepth < 0 || l.MaxDepth > hardMaxDepth {
+		l.MaxDepth = hardMaxDepth
 	}
 	if l.MaxRows == 0 {
 		l.MaxRows = d.MaxRows

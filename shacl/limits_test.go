@@ -152,13 +152,15 @@ func TestLongShapeChain(t *testing.T) {
 // data without a conformance check to memoise; over a cycle it would never
 // end. It stops at MaxDepth.
 func TestPropertyRecursionStopsAtMaxDepth(t *testing.T) {
+	smallStack(t)
 	shapes := `ex:S sh:targetNode ex:a ; sh:property ex:P .
 ex:P sh:path ex:next ; sh:property ex:P ; sh:nodeKind sh:Literal .`
 	for _, tc := range []struct {
 		name   string
 		limits shacl.Limits
 		max    int64
-	}{{"default", shacl.Limits{}, shacl.DefaultMaxDepth}, {"set", shacl.Limits{MaxDepth: 40}, 40}} {
+	}{{"default", shacl.Limits{}, shacl.DefaultMaxDepth}, {"set", shacl.Limits{MaxDepth: 40}, 40},
+		{"disabled", shacl.Limits{MaxDepth: -1}, 10_000}, {"too large", shacl.Limits{MaxDepth: 1 << 30}, 10_000}} {
 		v, err := shacl.CompileWith(parse(t, shapes), shacl.Options{Limits: tc.limits})
 		if err != nil {
 			t.Fatal(err)

@@ -113,10 +113,7 @@ const (
 func newRun(v *Validator, g *graph.Graph) *run {
 	r := &run{v: v, g: g, memo: map[memoKey]uint8{}, nextCheck: budgetEvery,
 		maxDepth: v.limits.MaxDepth, maxRows: v.limits.MaxRows}
-	r.deferAt = maxDeferDepth
-	if r.maxDepth > 0 {
-		r.deferAt = max(1, min(maxDeferDepth, r.maxDepth/2))
-	}
+	r.deferAt = max(1, min(maxDeferDepth, r.maxDepth/2))
 	for range g.Match(graph.Term{}, rdfsSubClassOf, graph.Term{}) {
 		r.subClasses = map[graph.Term]map[graph.Term]struct{}{}
 		break
@@ -298,7 +295,7 @@ func (r *run) validateShape(s *shape, focus graph.Term, out *sink) {
 	if s.deactivated {
 		return
 	}
-	if r.depth++; r.maxDepth > 0 && r.depth > r.maxDepth {
+	if r.depth++; r.depth > r.maxDepth {
 		panic(stopped{&LimitError{Limit: "MaxDepth", Max: int64(r.maxDepth)}})
 	}
 	values := r.getBuf()
