@@ -76,9 +76,9 @@ type Options struct {
 	Limits shacl.Limits
 }
 
-// New loads and compiles every shape set with the default Options. A set without shape files is
-// kept as a layer that is not loaded: it reports no issues and makes every
-// result invalid (fail closed). New always returns a usable Checker; the
+// New loads and compiles every shape set with the default Options. A set
+// without shape files is kept as a layer that is not loaded: it reports no
+// issues and makes every result invalid (fail closed). New always returns a usable Checker; the
 // error, when not nil, names every set whose files could not be read,
 // parsed or compiled (those layers are not loaded either).
 func New(sets []ShapeSet) (*Checker, error) { return NewWith(sets, Options{}) }
