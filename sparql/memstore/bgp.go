@@ -50,6 +50,10 @@ func (c *compiler) compileBGP(n *algebra.BGP, filters []algebra.Expr) op {
 }
 
 func (o *opBGP) run(x *exec, ag active, b binding, yield yieldFn) bool {
+	// a lookup that finds nothing scans no triple, so count the call
+	if !x.tick() {
+		return false
+	}
 	var mask uint64
 	for i, s := range o.vars {
 		if i < 64 && b[s] != 0 {

@@ -448,12 +448,21 @@ func (x *exec) call(e *cexpr, a []graph.Term) (graph.Term, error) {
 		}
 		return roundLike(e.op, n).term(), nil
 	case "CONCAT":
-		var sb strings.Builder
-		lang := ""
-		for i, t := range a {
+		total := 0
+		for _, t := range a {
 			if !isStringLit(t) {
 				return fail, errType
 			}
+			total += len(t.Value)
+		}
+		// measured before building: the arguments may be MaxBytes each
+		if x.tooLong(total) {
+			return fail, errType
+		}
+		var sb strings.Builder
+		sb.Grow(total)
+		lang := ""
+		for i, t := range a {
 			if i == 0 {
 				lang = t.Lang
 			} else if t.Lang != lang {
@@ -497,7 +506,7 @@ func (x *exec) call(e *cexpr, a []graph.Term) (graph.Term, error) {
 				sb.WriteRune(r)
 			}
 		}
-		return strLike(a[0], sb.String()), nil
+		return x.capped(strLike(a[0], sb.String()))
 	case "STRLEN":
 		if !isStringLit(a[0]) {
 			return fail, errType
@@ -508,14 +517,14 @@ func (x *exec) call(e *cexpr, a []graph.Term) (graph.Term, error) {
 			return fail, errType
 		}
 		if e.op == "UCASE" {
-			return strLike(a[0], strings.ToUpper(a[0].Value)), nil
+			return x.capped(strLike(a[0], strings.ToUpper(a[0].Value)))
 		}
-		return strLike(a[0], strings.ToLower(a[0].Value)), nil
+		return x.capped(strLike(a[0], strings.ToLower(a[0].Value)))
 	case "ENCODE_FOR_URI":
 		if !isStringLit(a[0]) {
 			return fail, errType
 		}
-		return graph.String(encodeForURI(a[0].Value)), nil
+		return x.capped(graph.String(encodeForURI(a[0].Value)))
 	case "CONTAINS", "STRSTARTS", "STRENDS", "STRBEFORE", "STRAFTER":
 		if !argCompatible(a[0], a[1]) {
 			return fail, errType
@@ -536,13 +545,13 @@ func (x *exec) call(e *cexpr, a []graph.Term) (graph.Term, error) {
 			if t == "" {
 				return strLike(a[0], ""), nil
 			}
-			return strLike(a[0], s[:i]), nil
+			return x.capped(strLike(a[0], s[:i]))
 		}
 		i := strings.Index(s, t)
 		if i < 0 {
 			return graph.String(""), nil
 		}
-		return strLike(a[0], s[i+len(t):]), nil
+		return x.capped(strLike(a[0], s[i+len(t):]))
 	case "YEAR", "MONTH", "DAY", "HOURS", "MINUTES", "SECONDS", "TIMEZONE", "TZ":
 		return dateTimePart(e.op, a[0])
 	case "MD5", "SHA1", "SHA256", "SHA384", "SHA512":
@@ -605,6 +614,9 @@ func (x *exec) call(e *cexpr, a []graph.Term) (graph.Term, error) {
 		if re.MatchString("") {
 			return fail, errType // XPath forbids patterns matching the empty string
 		}
+		if x.replaceTooLong(re, a[0].Value, a[2].Value) {
+			return fail, errType
+		}
 		if len(a) > 3 && strings.ContainsRune(a[3].Value, 'q') {
 			// with q the replacement is used as is: no $n, no escapes
 			return strLike(a[0], re.ReplaceAllLiteralString(a[0].Value, a[2].Value)), nil
@@ -619,6 +631,30 @@ func (x *exec) call(e *cexpr, a []graph.Term) (graph.Term, error) {
 		return castTo(e.op, a[0])
 	}
 	return fail, errType
+}
+
+// capped returns t, or an error (recording a LimitError) when its text
+// is over MaxBytes.
+func (x *exec) capped(t graph.Term) (graph.Term, error) {
+	if x.tooLong(len(t.Value)) {
+		return graph.Term{}, errType
+	}
+	return t, nil
+}
+
+// replaceTooLong reports (recording a LimitError) whether REPLACE of repl
+// in s could build a string over MaxBytes, before building it: matches
+// do not overlap, so the result is at most s, plus repl per match, plus
+// s again for every group reference in repl.
+func (x *exec) replaceTooLong(re *regexp.Regexp, s, repl string) bool {
+	refs := strings.Count(repl, "$")
+	bound := len(s)*(1+refs) + (len(s)+1)*len(repl)
+	if int64(bound) <= x.b.lim.MaxBytes {
+		return false
+	}
+	// only now count the matches (a second regexp pass)
+	n := len(re.FindAllStringIndex(s, -1))
+	return x.tooLong(len(s)*(1+refs) + n*len(repl))
 }
 
 func (e *cexpr) regex(a []graph.Term, pi, fi int) (*regexp.Regexp, error) {
