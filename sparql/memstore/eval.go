@@ -777,7 +777,7 @@ func (o *opOrder) run(x *exec, ag active, b binding, yield yieldFn) bool {
 		}
 		row := &orderRow{b: slices.Clone(r), keys: slices.Clone(keys), seq: seq}
 		rows = append(rows, row)
-		n := bindingBytes(len(r)) + sliceBytes + int64(len(keys))*termBytes
+		n := orderRowBytes + bindingBytes(len(r)) + sliceBytes + int64(len(keys))*termBytes
 		for _, k := range keys {
 			n += int64(len(k.Value))
 		}

@@ -35,16 +35,21 @@ type Limits struct {
 }
 
 // DefaultLimits returns the bounds used when a Limits field is zero:
-// Timeout 30 s; MaxDepth 1000; MaxRows 1,000,000 (thirty times the
-// largest discovery result on the 10,000-model catalogue, and at a few
-// hundred bytes per row still within MaxTotalBytes); MaxBytes 1 MiB; and
-// MaxTotalBytes 256 MiB, which keeps a few hostile queries at once within
-// a small server's memory.
+//
+//   - Timeout 30 s;
+//   - MaxDepth 1000 (the discovery queries nest about 15 levels);
+//   - MaxRows 500,000: sixteen times the largest discovery result (30,198
+//     pairs on the 10,000-model catalogue), while ORDER BY rows (about
+//     200 bytes each) stay near 100 MB and SELECT results (about 600
+//     bytes each) meet MaxTotalBytes at about the same count;
+//   - MaxBytes 1 MiB for one built string;
+//   - MaxTotalBytes 256 MiB, so that a few hostile queries at once stay
+//     within a small server's memory.
 func DefaultLimits() Limits {
 	return Limits{
 		Timeout:       30 * time.Second,
 		MaxDepth:      algebra.DefaultMaxDepth,
-		MaxRows:       1_000_000,
+		MaxRows:       500_000,
 		MaxBytes:      1 << 20,
 		MaxTotalBytes: 256 << 20,
 	}
@@ -109,8 +114,9 @@ func (l Limits) parseDepth() int {
 // Rough sizes of what evaluation holds, for MaxTotalBytes. They need not
 // be exact, only proportional to the real heap.
 const (
-	termBytes     = 56 // a graph.Term without its strings
-	sliceBytes    = 24 + 16
+	termBytes     = 56      // a graph.Term without its strings
+	sliceBytes    = 24 + 16 // header and allocation rounding
+	orderRowBytes = 64 + 8  // an orderRow and its pointer
 	mapEntryBytes = 48
 )
 
