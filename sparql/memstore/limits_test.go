@@ -357,3 +357,27 @@ func TestTimeoutWithoutIndexScans(t *testing.T) {
 		t.Errorf("took %v", took)
 	}
 }
+
+// The parsed-query cache is bounded in entries and never keeps a long
+// query.
+func TestQueryCacheBounded(t *testing.T) {
+	s := New()
+	ctx := context.Background()
+	for i := range 300 {
+		if _, err := s.Query(ctx, fmt.Sprintf("ASK { ?s ?p %d }", i)); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(s.cache.m); n > 256 {
+			t.Fatalf("after %d queries the cache holds %d, want at most 256", i+1, n)
+		}
+	}
+	long := "ASK { ?s ?p ?o FILTER(?o IN (" + strings.Repeat("1, ", 12000) + "1)) }"
+	if _, err := s.Query(ctx, long); err != nil {
+		t.Fatal(err)
+	}
+	for k := range s.cache.m {
+		if len(k) > 32<<10 {
+			t.Fatalf("the cache keeps a %d-byte query", len(k))
+		}
+	}
+}

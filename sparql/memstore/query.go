@@ -68,10 +68,21 @@ func (c *queryCache) get(key string) *algebra.Query {
 	return c.m[key]
 }
 
+// The cache holds at most maxCached queries of at most maxCachedBytes:
+// the explorer's queries are a few KB, and a stranger's 10 MB queries
+// must not stay in memory.
+const (
+	maxCached      = 256
+	maxCachedBytes = 32 << 10
+)
+
 func (c *queryCache) put(key string, q *algebra.Query) {
+	if len(key) > maxCachedBytes {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) > 256 {
+	if c.m == nil || len(c.m) >= maxCached {
 		c.m = map[string]*algebra.Query{}
 	}
 	c.m[key] = q
