@@ -762,9 +762,8 @@ func (o *opOrder) run(x *exec, ag active, b binding, yield yieldFn) bool {
 			}
 		}
 		seq++
-		cand := &orderRow{keys: keys, seq: seq}
 		if o.top > 0 && int64(len(rows)) >= o.top {
-			if !o.before(cand, rows[0]) {
+			if !o.before(&orderRow{keys: keys, seq: seq}, rows[0]) {
 				return x.tick()
 			}
 			// replace the worst kept row
@@ -792,7 +791,7 @@ func (o *opOrder) run(x *exec, ag active, b binding, yield yieldFn) bool {
 	if x.err != nil {
 		return false
 	}
-	sort.Slice(rows, func(i, j int) bool { return o.before(rows[i], rows[j]) })
+	sort.SliceStable(rows, func(i, j int) bool { return o.before(rows[i], rows[j]) })
 	for _, r := range rows {
 		if !yield(r.b) {
 			return false
