@@ -74,7 +74,16 @@ func (x *exec) idOf(t graph.Term) uint32 {
 // row, so the budget costs nothing measurable.
 func (x *exec) tick() bool {
 	x.steps++
-	if x.steps&1023 == 0 && x.err == nil {
+	if x.steps&1023 == 0 {
+		return x.checkTime()
+	}
+	return x.err == nil
+}
+
+// checkTime is tick's slow path, apart so that tick stays inlined in the
+// loops over triples.
+func (x *exec) checkTime() bool {
+	if x.err == nil {
 		if err := x.ctx.Err(); err != nil {
 			x.err = err
 		} else if !x.b.deadline.IsZero() && time.Now().After(x.b.deadline) {
