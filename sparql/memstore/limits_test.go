@@ -381,3 +381,59 @@ func TestQueryCacheBounded(t *testing.T) {
 		}
 	}
 }
+
+// The issue-14 reproductions sent to the protocol handler: deep texts are
+// 400 with the positioned nesting error, budget-breaking queries fail
+// naming their limit (the handler's owner maps *LimitError to 400/503),
+// and the server keeps answering.
+func TestHandlerHostileRequests(t *testing.T) {
+	s := hostileStore(t, 2000, Options{Limits: Limits{Timeout: 500 * time.Millisecond}})
+	srv := httptest.NewServer(s.Handler(HandlerOptions{}))
+	defer srv.Close()
+	rep := strings.Repeat
+	var binds strings.Builder
+	binds.WriteString(`SELECT ?y31 WHERE { BIND("0123456789abcdef" AS ?y0) `)
+	for i := range 31 {
+		fmt.Fprintf(&binds, "BIND(CONCAT(?y%d, ?y%d) AS ?y%d) ", i, i, i+1)
+	}
+	binds.WriteString("}")
+	post := func(form url.Values) (int, string) {
+		t.Helper()
+		resp, err := http.PostForm(srv.URL, form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	for _, tc := range []struct {
+		name, key, text, want string
+		status                int // 0: any failure
+	}{
+		{"200,000 nested groups", "query", "SELECT * WHERE " + rep("{", 200_000), "1:1016: nesting deeper than 1000", 400},
+		{"1,000,000 brackets in FILTER", "query", "SELECT * WHERE { FILTER(" + rep("(", 1_000_000) + "?x" + rep(")", 1_000_000) + ") }", "1:1024: nesting deeper than 1000", 400},
+		{"1,000,000 brackets in a path", "query", "SELECT * WHERE { ?s " + rep("(", 1_000_000) + "<p>" + rep(")", 1_000_000) + " ?o }", "1:1020: nesting deeper than 1000", 400},
+		{"3,000,000 unary !", "query", "SELECT * WHERE { FILTER(" + rep("!", 3_000_000) + "?x) }", "1:1024: nesting deeper than 1000", 400},
+		{"200,000 nested groups in an update", "update", "DELETE { <a> <b> <c> } WHERE " + rep("{", 200_000), "1:1030: nesting deeper than 1000", 400},
+		{"ORDER BY RAND() LIMIT 1", "query", `SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i } ORDER BY RAND() LIMIT 1`, "Timeout (500ms)", 0},
+		{"31 chained BIND(CONCAT)", "query", binds.String(), "MaxBytes (1048576 bytes in one string)", 0},
+		{"GROUP_CONCAT over a cross product", "query", `SELECT (GROUP_CONCAT(?c) AS ?all) WHERE { ?a ?b ?c . ?d ?e ?f }`, "MaxBytes (1048576 bytes in one string)", 0},
+		{"4-pattern COUNT", "query", `SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }`, "Timeout (500ms)", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			status, body := post(url.Values{tc.key: {tc.text}})
+			if took := time.Since(start); took > 10*time.Second {
+				t.Errorf("took %v", took)
+			}
+			if (tc.status != 0 && status != tc.status) || status < 400 || !strings.Contains(body, tc.want) {
+				t.Errorf("got %d %q, want %d with %q", status, body, tc.status, tc.want)
+			}
+			// still alive
+			if status, _ := post(url.Values{"query": {"ASK { ?s ?p ?o }"}}); status != http.StatusOK {
+				t.Fatalf("the server stopped answering: %d", status)
+			}
+		})
+	}
+}
