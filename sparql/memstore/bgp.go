@@ -41,7 +41,7 @@ func (c *compiler) compileBGP(n *algebra.BGP, filters []algebra.Expr) op {
 	}
 	for _, f := range filters {
 		bf := bgpFilter{expr: c.compileExpr(f)}
-		for v := range algebra.MentionedExpr(f) {
+		for v := range c.x.an.MentionedExpr(f) {
 			bf.slots = append(bf.slots, c.slot(v))
 		}
 		o.filters = append(o.filters, bf)

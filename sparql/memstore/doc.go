@@ -58,8 +58,12 @@
 // OPTIONALs, BINDs, || operands, path steps and the triple patterns of
 // one block count as nesting), so no recursion in the parser, the
 // translation or the evaluation can exhaust the stack; passing it is a
-// positioned *SyntaxError. Tokens are scanned on demand, so a deep text
-// fails after its first thousand tokens without tokenizing the rest.
+// positioned *SyntaxError. It also bounds the distinct variables to ten
+// times MaxDepth (each solution is as wide as they are). Tokens are
+// scanned on demand, so a deep text fails after its first thousand
+// tokens without tokenizing the rest, and the scope analyses the
+// translation and compilation ask at every level are remembered per
+// node, so a deep, wide query compiles in time linear in its size.
 // Timeout, MaxRows, MaxBytes and MaxTotalBytes end an evaluation with a
 // *LimitError: wall time (the clock is read once per 1024 steps of work,
 // never per row); solutions materialised by one operator (ORDER BY,

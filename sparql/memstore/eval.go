@@ -37,6 +37,9 @@ type exec struct {
 	unionDefault bool
 	b            budget
 
+	// an remembers scope analyses while compiling (see algebra.Analysis)
+	an *algebra.Analysis
+
 	defaults []*gindex // the active default graph (a merge when several)
 	named    []uint32  // named graphs of the dataset
 	namedSet map[uint32]bool
@@ -201,12 +204,12 @@ func (c *compiler) compile(n algebra.Node) op {
 		return &opJoin{l: c.compile(n.L), r: c.compile(n.R)}
 	case *algebra.LeftJoin:
 		o := &opLeftJoin{l: c.compile(n.L), r: c.compile(n.R)}
-		block := algebra.Mentioned(n.R)
+		block := c.x.an.Mentioned(n.R)
 		if n.Expr != nil {
 			o.expr = c.compileExpr(n.Expr)
-			block = union(block, algebra.MentionedExpr(n.Expr))
+			block = union(block, c.x.an.MentionedExpr(n.Expr))
 		}
-		return c.guard(o, minus(block, algebra.Certain(n.L)))
+		return c.guard(o, minus(block, c.x.an.Certain(n.L)))
 	case *algebra.Filter:
 		return c.compileFilter(n)
 	case *algebra.Union:
@@ -223,16 +226,16 @@ func (c *compiler) compile(n algebra.Node) op {
 			base = e.P
 		}
 		c.rowSlots = nil
-		for _, v := range algebra.InScope(base) {
+		for _, v := range c.x.an.InScope(base) {
 			c.rowSlots = append(c.rowSlots, c.slot(v))
 		}
 		o := &opExtend{p: c.compile(n.P), slot: c.slot(n.Var), expr: c.compileExpr(n.Expr)}
-		block := minus(algebra.MentionedExpr(n.Expr), algebra.Certain(n.P))
+		block := minus(c.x.an.MentionedExpr(n.Expr), c.x.an.Certain(n.P))
 		block[n.Var] = true
 		return c.guard(o, block)
 	case *algebra.Minus:
 		o := &opMinus{l: c.compile(n.L), r: c.compile(n.R)}
-		return c.guard(o, minus(algebra.Mentioned(n.R), algebra.Certain(n.L)))
+		return c.guard(o, minus(c.x.an.Mentioned(n.R), c.x.an.Certain(n.L)))
 	case *algebra.Values:
 		o := &opValues{}
 		for _, v := range n.Vars {
@@ -461,10 +464,10 @@ func (c *compiler) compileFilter(n *algebra.Filter) op {
 	// Push conjuncts whose variables the BGP always binds into the BGP,
 	// where they run as soon as their variables are bound.
 	if bgp, ok := n.P.(*algebra.BGP); ok {
-		certain := algebra.Certain(bgp)
+		certain := c.x.an.Certain(bgp)
 		var pushed, rest []algebra.Expr
 		for _, e := range conjuncts {
-			m := algebra.MentionedExpr(e)
+			m := c.x.an.MentionedExpr(e)
 			if _, isExists := e.(*algebra.Exists); !isExists && len(minus(m, certain)) == 0 && !hasExists(e) {
 				pushed = append(pushed, e)
 			} else {
@@ -481,7 +484,7 @@ func (c *compiler) compileFilter(n *algebra.Filter) op {
 			var mentioned map[string]bool = map[string]bool{}
 			for _, e := range rest {
 				f.exprs = append(f.exprs, c.compileExpr(e))
-				mentioned = union(mentioned, algebra.MentionedExpr(e))
+				mentioned = union(mentioned, c.x.an.MentionedExpr(e))
 			}
 			return c.guard(f, minus(mentioned, certain))
 		}
@@ -490,7 +493,7 @@ func (c *compiler) compileFilter(n *algebra.Filter) op {
 	for _, e := range conjuncts {
 		f.exprs = append(f.exprs, c.compileExpr(e))
 	}
-	return c.guard(f, minus(algebra.MentionedExpr(n.Expr), algebra.Certain(n.P)))
+	return c.guard(f, minus(c.x.an.MentionedExpr(n.Expr), c.x.an.Certain(n.P)))
 }
 
 func splitAnd(e algebra.Expr) []algebra.Expr {

@@ -17,7 +17,8 @@ type Limits struct {
 	Timeout time.Duration
 	// MaxDepth bounds the nesting of the query or update text and the
 	// depth of its algebra (long chains of operators, UNIONs, OPTIONALs,
-	// BINDs, path steps or triple patterns count too). Exceeding it is a
+	// BINDs, path steps or triple patterns count too), and the distinct
+	// variables of the text to ten times as many. Exceeding it is a
 	// *SyntaxError ("nesting deeper than N"), not a LimitError.
 	MaxDepth int
 	// MaxRows bounds the solutions one operator materialises: the rows

@@ -437,3 +437,50 @@ func TestHandlerHostileRequests(t *testing.T) {
 		})
 	}
 }
+
+// A deep spine of OPTIONALs over a wide subtree: parsing and compiling
+// stay linear (scope analyses are remembered per node), so the query
+// reaches its Timeout in about a second instead of spending minutes
+// before evaluation starts.
+func TestDeepSpineCompilesQuickly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 1.7 MB query")
+	}
+	var b strings.Builder
+	b.WriteString("SELECT * WHERE ")
+	const spine = 450 // each level nests an OPTIONAL and a BIND
+	b.WriteString(strings.Repeat("{ ", spine))
+	n := 0
+	var union func(d int)
+	union = func(d int) {
+		if d == 0 {
+			n++
+			fmt.Fprintf(&b, "{ ?a%d ?b ?c }", n%500)
+			return
+		}
+		b.WriteString("{ ")
+		union(d - 1)
+		b.WriteString(" UNION ")
+		union(d - 1)
+		b.WriteString(" }")
+	}
+	union(16)
+	for i := range spine {
+		fmt.Fprintf(&b, " OPTIONAL { ?x%d ?y ?z } BIND(1 AS ?w%d) }", i, i)
+	}
+	s := hostileStore(t, 100, Options{})
+	start := time.Now()
+	_, err := s.QueryWith(context.Background(), b.String(), QueryOptions{Limits: Limits{Timeout: 200 * time.Millisecond}})
+	took := time.Since(start)
+	t.Logf("%d bytes: %v after %v", b.Len(), err, took)
+	if err != nil {
+		var le *LimitError
+		if !errors.As(err, &le) {
+			t.Fatal(err)
+		}
+	}
+	// before the analyses were remembered this took minutes
+	if took > 20*time.Second {
+		t.Errorf("took %v", took)
+	}
+}

@@ -119,6 +119,7 @@ func (s *Store) newExec(ctx context.Context, b budget, sn *snapshot, from, fromN
 		ov:   map[graph.Term]uint32{},
 		now:  time.Now(),
 		b:    b,
+		an:   algebra.NewAnalysis(),
 		bnodes: func() string {
 			return "b" + strconv.FormatUint(s.bnode.Add(1), 36)
 		},

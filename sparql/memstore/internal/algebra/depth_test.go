@@ -259,3 +259,26 @@ func TestParseDoesNotTokenizeAhead(t *testing.T) {
 		t.Errorf("parsing allocated %d bytes, want under 4 MiB", got)
 	}
 }
+
+// Every solution is as wide as the query has variables: past 10 × MaxDepth
+// distinct ones the text is refused at the first variable too many.
+func TestVariableBound(t *testing.T) {
+	vars := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(" ?v" + itoa(i))
+		}
+		return b.String()
+	}
+	if _, err := ParseQuery("SELECT * { VALUES ("+vars(10_000)+" ) { } }", Options{}); err != nil {
+		t.Fatalf("10,000 variables: %v", err)
+	}
+	src := "SELECT * { VALUES (" + vars(10_001) + " ) { } }"
+	_, err := ParseQuery(src, Options{})
+	e, ok := err.(*Error)
+	// the 10,001st variable, ?v10000, starts where its text does
+	col := strings.Index(src, "?v10000 ") + 1
+	if !ok || e.Msg != "more than 10000 distinct variables" || e.Pos != (Pos{1, col}) {
+		t.Fatalf("got %v, want 1:%d: more than 10000 distinct variables", err, col)
+	}
+}

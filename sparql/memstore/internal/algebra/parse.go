@@ -18,8 +18,9 @@ type Options struct {
 	// MaxDepth bounds the nesting of the text (groups, brackets, unary
 	// operators, paths, collections) and the depth of the algebra built
 	// from it, so that neither the parser nor anything that walks the
-	// algebra recursively can exhaust the stack. Zero means DefaultMaxDepth;
-	// a negative value disables the bound.
+	// algebra recursively can exhaust the stack; VarsPerDepth times it
+	// bounds the distinct variables. Zero means DefaultMaxDepth; a
+	// negative value disables both bounds.
 	MaxDepth int
 }
 
@@ -41,6 +42,12 @@ type parser struct {
 	nest     int
 	maxDepth int
 	depths   map[any]int
+	// distinct variables (and blank node labels, and the variables the
+	// translation adds), bounded: every solution is as wide as they are
+	vars    map[string]bool
+	nvars   int
+	maxVars int
+	an      *Analysis
 
 	// blank node label scoping
 	groupID   int
@@ -71,14 +78,32 @@ func newParser(src string, opts Options) (*parser, error) {
 	// one-character tokens would otherwise cost 64 bytes per character.
 	lx := &lexer{src: src, line: 1, col: 1}
 	p := &parser{lx: lx, base: opts.Base, prefixes: map[string]string{}, bnodeUse: map[string]int{}, dataBnodes: map[string]int{},
-		maxDepth: opts.MaxDepth, depths: map[any]int{}}
+		maxDepth: opts.MaxDepth, depths: map[any]int{}, vars: map[string]bool{}, an: NewAnalysis()}
 	switch {
 	case p.maxDepth == 0:
 		p.maxDepth = DefaultMaxDepth
 	case p.maxDepth < 0:
 		p.maxDepth = math.MaxInt
 	}
+	p.maxVars = math.MaxInt
+	if p.maxDepth <= math.MaxInt/VarsPerDepth {
+		p.maxVars = VarsPerDepth * p.maxDepth
+	}
 	return p, nil
+}
+
+// VarsPerDepth sets the bound on the distinct variables of one query or
+// update: VarsPerDepth times MaxDepth (10,000 by default). Evaluation
+// copies a binding of all of them per solution, and the scope analyses
+// cost the algebra's depth times its variables.
+const VarsPerDepth = 10
+
+// newVar counts one more distinct variable, failing at t past the bound.
+func (p *parser) newVar(t token) {
+	p.nvars++
+	if p.nvars > p.maxVars {
+		panic(p.errf(t, "more than %d distinct variables", p.maxVars))
+	}
 }
 
 // enter counts one level of nesting of the text; the caller defers leave.
@@ -183,6 +208,10 @@ func (p *parser) peek(n int) token {
 		t, err := p.lx.next()
 		if err != nil {
 			panic(err)
+		}
+		if (t.kind == tVar || t.kind == tBNode) && !p.vars[t.val] {
+			p.vars[t.val] = true
+			p.newVar(t)
 		}
 		p.buf = append(p.buf, t)
 	}
@@ -650,7 +679,7 @@ func (p *parser) selectModifiers(where Node, q *Query, items []selectItem, star,
 	}
 	// select expressions
 	inScope := map[string]bool{}
-	for _, v := range InScope(where) {
+	for _, v := range p.an.InScope(where) {
 		inScope[v] = true
 	}
 	seen := map[string]bool{}
@@ -679,7 +708,7 @@ func (p *parser) selectModifiers(where Node, q *Query, items []selectItem, star,
 		node = o
 	}
 	if star {
-		q.Vars = publicVars(InScope(where))
+		q.Vars = publicVars(p.an.InScope(where))
 	} else {
 		q.Vars = nil
 		for _, it := range items {
@@ -856,16 +885,13 @@ func (p *parser) groupGraphPattern() Node {
 func (p *parser) translateGroup(elems []groupElem) Node {
 	var g Node = &BGP{}
 	var filters []Expr
-	// the in-scope variables of g, kept up to date element by element
-	// (recomputing InScope(g) per BIND would be quadratic)
+	// the in-scope variables of g, brought up to date at each BIND from
+	// the elements joined since (recomputing InScope(g) per BIND would
+	// cost the group's size per BIND)
 	scope := map[string]bool{}
-	addScope := func(n Node) {
-		for _, v := range InScope(n) {
-			scope[v] = true
-		}
-	}
+	var pending []Node
 	join := func(a Node) {
-		addScope(a)
+		pending = append(pending, a)
 		if b, ok := g.(*BGP); ok && len(b.Patterns) == 0 {
 			if _, isFilter := a.(*Filter); isFilter {
 				// keep {{ ... FILTER }} from turning into an OPTIONAL's
@@ -886,7 +912,7 @@ func (p *parser) translateGroup(elems []groupElem) Node {
 		case "filter":
 			filters = append(filters, e.expr)
 		case "optional":
-			addScope(e.node)
+			pending = append(pending, e.node)
 			if f, ok := e.node.(*Filter); ok {
 				g = wrap(p, &LeftJoin{L: g, R: f.P, Expr: f.Expr}, g, f.P, f.Expr)
 			} else {
@@ -895,6 +921,12 @@ func (p *parser) translateGroup(elems []groupElem) Node {
 		case "minus":
 			g = wrap(p, &Minus{L: g, R: e.node}, g, e.node)
 		case "bind":
+			for _, n := range pending {
+				for _, v := range p.an.InScope(n) {
+					scope[v] = true
+				}
+			}
+			pending = pending[:0]
 			if scope[e.bindV] {
 				panic(p.errf(e.tok, "BIND variable ?%s is already in scope", e.bindV))
 			}
@@ -913,6 +945,7 @@ func (p *parser) translateGroup(elems []groupElem) Node {
 }
 
 func (p *parser) freshVar() Term {
+	p.newVar(p.tok())
 	p.freshVars++
 	return Term{Var: fmt.Sprintf("_:_p%d", p.freshVars)}
 }
@@ -1244,6 +1277,7 @@ func (p *parser) anonNode() Term {
 	if p.templateMode {
 		return Term{Term: graph.Blank(label)}
 	}
+	p.newVar(p.tok())
 	return Term{Var: "_:" + label}
 }
 
@@ -1672,6 +1706,7 @@ func (p *parser) aggregate() Expr {
 	p.expectP(")")
 	p.aggOK = true
 	p.deep(a, a.Arg)
+	p.newVar(p.tok())
 	v := fmt.Sprintf("_:agg%d", len(p.aggs))
 	p.aggs = append(p.aggs, AggBinding{Var: v, Agg: a})
 	return &ExprVar{Name: v}
