@@ -484,3 +484,26 @@ func TestDeepSpineCompilesQuickly(t *testing.T) {
 		t.Errorf("took %v", took)
 	}
 }
+
+// An update's templates multiply its solutions; the quads they would add
+// count against MaxTotalBytes, and a refused update changes nothing.
+func TestUpdateTemplatesBounded(t *testing.T) {
+	s := hostileStore(t, 1000, Options{})
+	ctx := context.Background()
+	tmpl := ""
+	for i := range 100 {
+		tmpl += fmt.Sprintf("?s <http://ex/q%d> ?o . ", i)
+	}
+	// 1000 solutions × 100 quads × 48 bytes is 4.8 MB
+	err := s.UpdateWith(ctx, "INSERT { "+tmpl+"} WHERE { ?s ?p ?o }", UpdateOptions{Limits: Limits{MaxTotalBytes: 1 << 20}})
+	wantLimit(t, err, "MaxTotalBytes", 1<<20)
+	if s.Len() != 1000 {
+		t.Fatalf("the refused update changed the store: %d quads", s.Len())
+	}
+	if err := s.UpdateWith(ctx, "INSERT { "+tmpl+"} WHERE { ?s ?p ?o }", UpdateOptions{Limits: Limits{MaxTotalBytes: 8 << 20}}); err != nil {
+		t.Fatal(err)
+	}
+	if s.Len() != 101_000 {
+		t.Errorf("%d quads, want 101000", s.Len())
+	}
+}

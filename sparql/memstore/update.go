@@ -307,10 +307,15 @@ func (w *writer) modify(ctx context.Context, b *budget, where algebra.Node, del,
 		}
 		return graph.Quad{S: terms[0], P: terms[1], O: terms[2], G: terms[3]}, true
 	}
+	// Templates multiply the solutions: every quad to delete or insert
+	// counts against MaxTotalBytes (pending keys, then the new indexes).
 	for _, b := range sols {
 		for _, t := range delT {
 			if q, ok := ground(t, b, nil); ok {
 				w.remove(q)
+				if !x.addBytes(quadBytes) {
+					return x.err
+				}
 			}
 		}
 	}
@@ -320,8 +325,15 @@ func (w *writer) modify(ctx context.Context, b *budget, where algebra.Node, del,
 		for _, t := range insT {
 			if q, ok := ground(t, b, labels); ok {
 				w.add(q)
+				if !x.addBytes(quadBytes) {
+					return x.err
+				}
 			}
 		}
 	}
 	return nil
 }
+
+// quadBytes is roughly what one quad an update adds or deletes takes:
+// its pending key and its entries in the three index permutations.
+const quadBytes = 4 * 12
