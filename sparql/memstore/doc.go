@@ -71,7 +71,8 @@
 // update solutions); bytes of one string built by CONCAT, GROUP_CONCAT,
 // REPLACE (bounded before it is built), SUBSTR, STRBEFORE, STRAFTER,
 // UCASE, LCASE or ENCODE_FOR_URI; and bytes held by the evaluation
-// (materialised solutions and computed terms, estimated). ORDER BY under
+// (materialised solutions, computed terms and an update's new or deleted
+// quads, estimated). ORDER BY under
 // LIMIT (and OFFSET) keeps a heap of LIMIT+OFFSET rows instead of sorting
 // its whole input, with the same result and tie order as the full sort.
 // The parsed-query cache keeps at most 256 queries of at most 32 KiB.

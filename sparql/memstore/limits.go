@@ -30,8 +30,9 @@ type Limits struct {
 	// REPLACE, SUBSTR, STRBEFORE, STRAFTER, UCASE, LCASE, ENCODE_FOR_URI.
 	MaxBytes int64
 	// MaxTotalBytes bounds the bytes one evaluation holds: materialised
-	// solutions (the rows counted by MaxRows) and the new terms it
-	// computes (BIND results, aggregates, group keys).
+	// solutions (the rows counted by MaxRows), the new terms it computes
+	// (BIND results, aggregates, group keys) and, in an update, the quads
+	// its templates add or delete. The figures are estimates.
 	MaxTotalBytes int64
 }
 
