@@ -40,6 +40,18 @@
 // Contexts are checked while evaluating, so a deadline stops a runaway
 // query. SERVICE and LOAD are refused (no network).
 //
+// What a literal means comes from package graph, as it does for SHACL:
+// lexical checks (graph.WellFormed, the derived integer types' bounds
+// included), the comparison operators and ORDER BY (graph.CompareLiterals:
+// numeric promotion, NaN unordered, date/times with the ±14-hour time zone
+// rule), and the numerals and doubles the arithmetic starts from
+// (graph.DecimalString, graph.Float64). Arithmetic itself runs here on
+// int64 with an apd decimal fallback (34 digits) and on float64. REGEX
+// and REPLACE read their XPath patterns and flags with xsdregexp.Compile
+// (also SHACL's sh:pattern and FEEL's matches), compiled once when pattern
+// and flags are constants; REPLACE turns $n into Go's ${n}, or with the q flag uses the
+// replacement as is.
+//
 // # Limits
 //
 // Every query and update runs under Limits, so that one request cannot
@@ -72,22 +84,10 @@
 // REPLACE (bounded before it is built), SUBSTR, STRBEFORE, STRAFTER,
 // UCASE, LCASE or ENCODE_FOR_URI; and bytes held by the evaluation
 // (materialised solutions, computed terms and an update's new or deleted
-// quads, estimated). ORDER BY under
-// LIMIT (and OFFSET) keeps a heap of LIMIT+OFFSET rows instead of sorting
-// its whole input, with the same result and tie order as the full sort.
+// quads, estimated). ORDER BY under LIMIT (and OFFSET) keeps a heap of
+// LIMIT+OFFSET rows instead of sorting its whole input, with the same
+// result and tie order as the full sort.
 // The parsed-query cache keeps at most 256 queries of at most 32 KiB.
-//
-// What a literal means comes from package graph, as it does for SHACL:
-// lexical checks (graph.WellFormed, the derived integer types' bounds
-// included), the comparison operators and ORDER BY (graph.CompareLiterals:
-// numeric promotion, NaN unordered, date/times with the ±14-hour time zone
-// rule), and the numerals and doubles the arithmetic starts from
-// (graph.DecimalString, graph.Float64). Arithmetic itself runs here on
-// int64 with an apd decimal fallback (34 digits) and on float64. REGEX
-// and REPLACE read their XPath patterns and flags with xsdregexp.Compile
-// (also SHACL's sh:pattern and FEEL's matches), compiled once when pattern
-// and flags are constants; REPLACE turns $n into Go's ${n}, or with the q flag uses the
-// replacement as is.
 //
 // # Conformance
 //
