@@ -762,7 +762,7 @@ func (o *opOrder) before(a, b *orderRow) bool {
 }
 
 func (o *opOrder) run(x *exec, ag active, b binding, yield yieldFn) bool {
-	var rows []*orderRow
+	var rows []orderRow
 	// with top, rows is a max-heap (by before) of the best rows so far
 	seq := 0
 	keys := make([]graph.Term, len(o.conds))
@@ -775,19 +775,18 @@ func (o *opOrder) run(x *exec, ag active, b binding, yield yieldFn) bool {
 		}
 		seq++
 		if o.top > 0 && int64(len(rows)) >= o.top {
-			if !o.before(&orderRow{keys: keys, seq: seq}, rows[0]) {
+			if !o.before(&orderRow{keys: keys, seq: seq}, &rows[0]) {
 				return x.tick()
 			}
 			// replace the worst kept row
-			worst := rows[0]
+			worst := &rows[0]
 			worst.b = append(worst.b[:0], r...)
 			copy(worst.keys, keys)
 			worst.seq = seq
 			o.down(rows, 0)
 			return x.tick()
 		}
-		row := &orderRow{b: slices.Clone(r), keys: slices.Clone(keys), seq: seq}
-		rows = append(rows, row)
+		rows = append(rows, orderRow{b: slices.Clone(r), keys: slices.Clone(keys), seq: seq})
 		n := orderRowBytes + bindingBytes(len(r)) + sliceBytes + int64(len(keys))*termBytes
 		for _, k := range keys {
 			n += int64(len(k.Value))
@@ -803,7 +802,7 @@ func (o *opOrder) run(x *exec, ag active, b binding, yield yieldFn) bool {
 	if x.err != nil {
 		return false
 	}
-	sort.SliceStable(rows, func(i, j int) bool { return o.before(rows[i], rows[j]) })
+	sort.SliceStable(rows, func(i, j int) bool { return o.before(&rows[i], &rows[j]) })
 	for _, r := range rows {
 		if !yield(r.b) {
 			return false
@@ -813,10 +812,10 @@ func (o *opOrder) run(x *exec, ag active, b binding, yield yieldFn) bool {
 }
 
 // up and down keep rows a max-heap: rows[0] is the row that sorts last.
-func (o *opOrder) up(rows []*orderRow, i int) {
+func (o *opOrder) up(rows []orderRow, i int) {
 	for i > 0 {
 		parent := (i - 1) / 2
-		if !o.before(rows[parent], rows[i]) {
+		if !o.before(&rows[parent], &rows[i]) {
 			return
 		}
 		rows[parent], rows[i] = rows[i], rows[parent]
@@ -824,17 +823,17 @@ func (o *opOrder) up(rows []*orderRow, i int) {
 	}
 }
 
-func (o *opOrder) down(rows []*orderRow, i int) {
+func (o *opOrder) down(rows []orderRow, i int) {
 	for {
 		l := 2*i + 1
 		if l >= len(rows) {
 			return
 		}
 		big := l
-		if r := l + 1; r < len(rows) && o.before(rows[l], rows[r]) {
+		if r := l + 1; r < len(rows) && o.before(&rows[l], &rows[r]) {
 			big = r
 		}
-		if !o.before(rows[i], rows[big]) {
+		if !o.before(&rows[i], &rows[big]) {
 			return
 		}
 		rows[i], rows[big] = rows[big], rows[i]

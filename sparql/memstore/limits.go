@@ -118,7 +118,7 @@ func (l Limits) parseDepth() int {
 const (
 	termBytes     = 56      // a graph.Term without its strings
 	sliceBytes    = 24 + 16 // header and allocation rounding
-	orderRowBytes = 64 + 8  // an orderRow and its pointer
+	orderRowBytes = 56 * 2  // an orderRow in a slice that grows by doubling
 	mapEntryBytes = 48
 )
 
