@@ -221,7 +221,9 @@ func (s *Service) load(ctx context.Context, m *Method, rid RuleSetID) (*RuleSet,
 		err = transform(doc, bwbSchema, rs, s.limits.MaxDepth)
 	case "cvdr":
 		if rs.ValidFrom == "" {
-			if d, ok := s.repo.(interface{ inForce(work, index string) string }); ok {
+			if d, ok := s.repo.(interface {
+				inForce(work, index string) string
+			}); ok {
 				rs.ValidFrom = d.inForce(rid.Fields["rulesetid"], rid.Fields["index"])
 			}
 		}
