@@ -36,20 +36,29 @@ func (s *Service) Resolve(method, reference string) (string, error) {
 }
 
 // juriconnect maps "jci1.3:c:BWBR0015703&hoofdstuk=3&artikel=20&g=…" to
-// segments (notes §5.11): single consolidations only; mapped keys become
+// segments (notes §5.11). The reference may still be percent-encoded (as
+// cut from a raw URL path); each part is decoded once: single consolidations only; mapped keys become
 // "<Label> <value>" in reference order; g is the valid-on date; z and
 // unknown keys are ignored.
 func (s *Service) juriconnect(m *Method, ref string) ([]string, bool) {
 	parts := strings.Split(ref, "&")
-	h := jciHead.FindStringSubmatch(parts[0])
+	head, err := url.PathUnescape(parts[0])
+	if err != nil {
+		return nil, false
+	}
+	h := jciHead.FindStringSubmatch(head)
 	if h == nil {
 		return nil, false
 	}
 	date := s.Today()
 	var segs []string
 	for _, kv := range parts[1:] {
-		k, v, _ := strings.Cut(kv, "=")
-		val, err := url.QueryUnescape(v)
+		rawKey, v, _ := strings.Cut(kv, "=")
+		k, err := url.PathUnescape(rawKey)
+		if err != nil {
+			return nil, false
+		}
+		val, err := url.PathUnescape(v)
 		if err != nil {
 			return nil, false
 		}
