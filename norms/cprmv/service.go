@@ -242,5 +242,6 @@ func (s *Service) load(ctx context.Context, m *Method, rid RuleSetID) (*RuleSet,
 	if err != nil {
 		return nil, err
 	}
+	indexKeys(rs.Parts)
 	return rs, nil
 }

@@ -12,6 +12,8 @@ type Rule struct {
 	Definition     string
 	PostDefinition string
 	Parts          []*Rule
+
+	k string // key(ID), set by indexKeys once the tree is built
 }
 
 // RuleSet is one converted document.
@@ -79,10 +81,27 @@ func findDFS(roots []*Rule, k string) []*Rule {
 		n := top.parts[top.next]
 		top.next++
 		path = append(path, n)
-		if key(n.ID) == k {
+		nk := n.k
+		if nk == "" {
+			nk = key(n.ID)
+		}
+		if nk == k {
 			return path
 		}
 		stack = append(stack, frame{parts: n.Parts})
 	}
 	return nil
+}
+
+// indexKeys stores each rule's match key, so that traversals of a cached
+// rule set compare without allocating. The tree is shared read-only after
+// this.
+func indexKeys(parts []*Rule) {
+	stack := append([]*Rule(nil), parts...)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n.k = key(n.ID)
+		stack = append(stack, n.Parts...)
+	}
 }
