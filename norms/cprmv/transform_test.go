@@ -148,3 +148,25 @@ func FuzzPattern(f *testing.F) {
 		_ = p.Match(text)
 	})
 }
+
+func FuzzIdentifiers(f *testing.F) {
+	for _, s := range []string{"BWBR0015703", "CVDR712517_1", "BWBR0015703_2025-07-01_latest",
+		"jci1.3:c:BWBR0015703&artikel=20&o=a.", "https://x/rules/BWBR0015703/Artikel%2020", "_"} {
+		f.Add(s)
+	}
+	s, err := New(Options{Now: march1})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if id, err := s.methods.Detect(in); err == nil && id.String() == "" {
+			t.Errorf("%q detected as %s without an official id", in, id.Method)
+		}
+		for _, m := range []string{"", "juriconnect", "cprmvapi"} {
+			if loc, err := s.Resolve(m, in); err == nil && !strings.HasPrefix(loc, "/rules/") {
+				t.Errorf("%q resolved to %q", in, loc)
+			}
+		}
+		_ = SplitPath(in, ",")
+	})
+}
