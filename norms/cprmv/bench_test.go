@@ -44,7 +44,7 @@ func BenchmarkConvertBWB(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		rs := &RuleSet{}
-		if err := transform(doc, bwbSchema, rs, 200); err != nil {
+		if err := transform(context.Background(), doc, bwbSchema, rs, 200); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -56,7 +56,7 @@ func BenchmarkConvertBWB(b *testing.B) {
 //	go test ./norms/cprmv -run XXX -bench NarrowedJSON -benchmem
 func BenchmarkNarrowedJSON(b *testing.B) {
 	rs := &RuleSet{ID: "BWBR0005537_2025-01-01_0", Class: NS + "RuleSet", Method: "bwb"}
-	if err := transform(largeBWB(1<<20), bwbSchema, rs, 200); err != nil {
+	if err := transform(context.Background(), largeBWB(1<<20), bwbSchema, rs, 200); err != nil {
 		b.Fatal(err)
 	}
 	indexKeys(rs.Parts)
@@ -77,7 +77,7 @@ func BenchmarkNarrowedJSON(b *testing.B) {
 func TestLargeBWBHasTheBenchmarkedPath(t *testing.T) {
 	doc := largeBWB(1 << 20)
 	rs := &RuleSet{}
-	if err := transform(doc, bwbSchema, rs, 200); err != nil {
+	if err := transform(context.Background(), doc, bwbSchema, rs, 200); err != nil {
 		t.Fatal(err)
 	}
 	if len(doc) < 1<<20 || len(rs.Parts) < 30 {

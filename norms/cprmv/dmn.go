@@ -2,8 +2,10 @@ package cprmv
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -15,7 +17,7 @@ import (
 // text; each literalExpression or decisionTable with an id becomes a child
 // Rule holding that text, so upstream's segment "LiteralExpression_2021"
 // resolves.
-func transformDMN(doc []byte, rs *RuleSet, maxDepth int) error {
+func transformDMN(ctx context.Context, doc []byte, rs *RuleSet, maxDepth int) error {
 	d := xml.NewDecoder(bytes.NewReader(doc))
 	d.Strict = true
 	type open struct {
@@ -26,7 +28,10 @@ func transformDMN(doc []byte, rs *RuleSet, maxDepth int) error {
 	var stack []string
 	var elems []*open // the decision-level rule, then an expression rule
 	var text *strings.Builder
-	for {
+	for n := 1; ; n++ {
+		if n%ctxEvery == 0 && ctx.Err() != nil {
+			return fmt.Errorf("%w: conversion stopped: %v", ErrUnavailable, ctx.Err())
+		}
 		tok, err := d.Token()
 		if err == io.EOF {
 			break

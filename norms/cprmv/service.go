@@ -218,7 +218,7 @@ func (s *Service) load(ctx context.Context, m *Method, rid RuleSetID) (*RuleSet,
 	switch rid.Method {
 	case "bwb":
 		rs.ValidFrom = rid.Fields["date"]
-		err = transform(doc, bwbSchema, rs, s.limits.MaxDepth)
+		err = transform(ctx, doc, bwbSchema, rs, s.limits.MaxDepth)
 	case "cvdr":
 		if rs.ValidFrom == "" {
 			if d, ok := s.repo.(interface {
@@ -227,15 +227,15 @@ func (s *Service) load(ctx context.Context, m *Method, rid RuleSetID) (*RuleSet,
 				rs.ValidFrom = d.inForce(rid.Fields["rulesetid"], rid.Fields["index"])
 			}
 		}
-		err = transform(doc, bwbSchema, rs, s.limits.MaxDepth)
+		err = transform(ctx, doc, bwbSchema, rs, s.limits.MaxDepth)
 	case "cellarfmx4":
-		err = transform(doc, fmx4Schema, rs, s.limits.MaxDepth)
+		err = transform(ctx, doc, fmx4Schema, rs, s.limits.MaxDepth)
 	case "dmn13operaton":
 		rs.Class = NS + "DecisionModel"
 		if d := rid.Fields["date"]; validDate(d) {
 			rs.ValidFrom = d
 		}
-		err = transformDMN(doc, rs, s.limits.MaxDepth)
+		err = transformDMN(ctx, doc, rs, s.limits.MaxDepth)
 	default:
 		err = fmt.Errorf("cprmv: no transformer for method %s", rid.Method)
 	}

@@ -2,8 +2,10 @@ package cprmv
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -83,7 +85,7 @@ type ruleFrame struct {
 
 // transform streams doc into rs.Parts and rs.Comment. The nesting of the
 // document is bounded by maxDepth.
-func transform(doc []byte, sc *schema, rs *RuleSet, maxDepth int) error {
+func transform(ctx context.Context, doc []byte, sc *schema, rs *RuleSet, maxDepth int) error {
 	d := xml.NewDecoder(bytes.NewReader(doc))
 	d.Strict = true
 	root := &ruleFrame{rule: &Rule{}}
@@ -92,7 +94,10 @@ func transform(doc []byte, sc *schema, rs *RuleSet, maxDepth int) error {
 	skip := 0
 	var docTitle strings.Builder
 	haveTitle := false
-	for {
+	for n := 1; ; n++ {
+		if n%ctxEvery == 0 && ctx.Err() != nil {
+			return fmt.Errorf("%w: conversion stopped: %v", ErrUnavailable, ctx.Err())
+		}
 		tok, err := d.Token()
 		if err == io.EOF {
 			break
@@ -204,6 +209,11 @@ func transform(doc []byte, sc *schema, rs *RuleSet, maxDepth int) error {
 	rs.Parts = root.rule.Parts
 	return nil
 }
+
+// ctxEvery is how many tokens pass between looks at the context: a
+// 50 MiB document is converted in about two seconds, and the request's
+// deadline holds for the conversion too.
+const ctxEvery = 1024
 
 func hasKey(m map[string]string, k string) bool { _, ok := m[k]; return ok }
 

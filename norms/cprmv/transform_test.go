@@ -57,7 +57,7 @@ func TestBWBShapes(t *testing.T) {
 
 func TestTransformBounds(t *testing.T) {
 	deep := strings.Repeat("<a>", 300) + strings.Repeat("</a>", 300)
-	err := transform([]byte(deep), bwbSchema, &RuleSet{}, 200)
+	err := transform(context.Background(), []byte(deep), bwbSchema, &RuleSet{}, 200)
 	var se *SyntaxError
 	if !errors.As(err, &se) || !strings.Contains(se.Error(), "nesting deeper than 200") || se.Column == 0 {
 		t.Errorf("deep document: %v", err)
@@ -65,13 +65,13 @@ func TestTransformBounds(t *testing.T) {
 	if !errors.Is(err, ErrUnavailable) {
 		t.Error("a broken document is the repository's failure")
 	}
-	if err := transformDMN([]byte(deep), &RuleSet{}, 200); !errors.As(err, &se) {
+	if err := transformDMN(context.Background(), []byte(deep), &RuleSet{}, 200); !errors.As(err, &se) {
 		t.Errorf("deep DMN: %v", err)
 	}
-	if err := transform([]byte("<toestand><al>x</toestand>"), bwbSchema, &RuleSet{}, 200); !errors.As(err, &se) || se.Line != 1 {
+	if err := transform(context.Background(), []byte("<toestand><al>x</toestand>"), bwbSchema, &RuleSet{}, 200); !errors.As(err, &se) || se.Line != 1 {
 		t.Errorf("mismatched tags: %v", err)
 	}
-	if err := transform([]byte(`<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>`), bwbSchema, &RuleSet{}, 200); err == nil {
+	if err := transform(context.Background(), []byte(`<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>`), bwbSchema, &RuleSet{}, 200); err == nil {
 		t.Error("external entities are never loaded: the reference must fail")
 	}
 }
@@ -129,11 +129,11 @@ func FuzzTransform(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		for _, sc := range []*schema{bwbSchema, fmx4Schema} {
 			rs := &RuleSet{}
-			if err := transform(doc, sc, rs, 50); err == nil {
+			if err := transform(context.Background(), doc, sc, rs, 50); err == nil {
 				_ = writeJSON(selection{rs: rs})
 			}
 		}
-		_ = transformDMN(doc, &RuleSet{}, 50)
+		_ = transformDMN(context.Background(), doc, &RuleSet{}, 50)
 	})
 }
 
@@ -169,4 +169,16 @@ func FuzzIdentifiers(f *testing.F) {
 		}
 		_ = SplitPath(in, ",")
 	})
+}
+
+func TestConversionHonoursContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	doc := largeBWB(200 << 10)
+	if err := transform(ctx, doc, bwbSchema, &RuleSet{}, 200); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "context canceled") {
+		t.Errorf("cancelled conversion: %v", err)
+	}
+	if err := transform(context.Background(), doc, bwbSchema, &RuleSet{}, 200); err != nil {
+		t.Errorf("the same document converts: %v", err)
+	}
 }
