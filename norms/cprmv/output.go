@@ -3,6 +3,7 @@ package cprmv
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -203,10 +204,41 @@ func WriteGraph(g *graph.Graph, format string) ([]byte, error) {
 	if f == graph.Turtle {
 		opt.Prefixes = Prefixes()
 	}
-	if err := graph.WriteGraph(&b, f, g, opt); err != nil {
+	if err := graph.WriteGraph(&b, f, sorted(g), opt); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// sorted returns a copy of g whose writers list subjects, and predicates
+// within a subject, in term order (notes §5.4: deterministic, sorted). The
+// writers follow the graph's dictionary order, which is the order terms
+// are first seen, one dictionary for every position; so the subjects and
+// predicates together are interned in sorted order through placeholder
+// triples, which are removed again (their terms stay interned).
+func sorted(g *graph.Graph) *graph.Graph {
+	const mark = "urn:regelkit:cprmv:sort"
+	seen := map[graph.Term]bool{}
+	for t := range g.Triples() {
+		seen[t.S] = true
+		seen[t.P] = true
+	}
+	terms := make([]graph.Term, 0, len(seen))
+	for t := range seen {
+		terms = append(terms, t)
+	}
+	slices.SortFunc(terms, graph.CompareTerms)
+	out := graph.NewGraph()
+	p, o := graph.IRI(mark+"#p"), graph.IRI(mark+"#o")
+	for _, t := range terms {
+		if t.IsLiteral() {
+			continue
+		}
+		out.Add(graph.Triple{S: t, P: p, O: o})
+	}
+	out.RemoveMatches(graph.Term{}, p, o)
+	out.AddAll(g.Triples())
+	return out
 }
 
 func (s *Service) writeRDF(sel selection, format string) ([]byte, error) {
@@ -240,7 +272,9 @@ func (s *Service) graphOf(sel selection) *graph.Graph {
 		add(subj, graph.IRI(NS+"comment"), nl(rs.Comment))
 	}
 	n := 0
-	blank := func() graph.Term { n++; return graph.Blank("b" + strconv.Itoa(n)) }
+	// Zero-padded labels sort in creation order, so sorted output lists
+	// the rules in document order.
+	blank := func() graph.Term { n++; return graph.Blank(fmt.Sprintf("b%07d", n)) }
 	list := func(owner graph.Term, items []graph.Term) {
 		if len(items) == 0 {
 			return
