@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	_ "time/tzdata" // "today" is the Europe/Amsterdam date wherever the server runs
 	"unicode/utf8"
 )
 
@@ -19,7 +18,8 @@ type Options struct {
 	// BaseIRI prefixes RuleSet IRIs: <BaseIRI>/rules/<id>. Default
 	// https://cprmv.open-regels.nl.
 	BaseIRI string
-	// Now is the clock; "today" is its Europe/Amsterdam date. Default time.Now.
+	// Now is the clock; "today" is its Europe/Amsterdam date. Default
+	// time.Now.
 	Now func() time.Time
 	// Limits bound each retrieval and conversion.
 	Limits Limits
@@ -59,9 +59,12 @@ func New(opts Options) (*Service, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	// Without a time zone database (a binary should import time/tzdata,
+	// as servers/rules does) "today" falls back to CET, an hour off in
+	// summer between 23:00 and 24:00.
 	tz, err := time.LoadLocation("Europe/Amsterdam")
 	if err != nil {
-		return nil, err
+		tz = time.FixedZone("CET", 3600)
 	}
 	s.tz = tz
 	n := opts.CacheEntries
@@ -166,7 +169,8 @@ func validFormat(f string) bool {
 }
 
 // RuleSet returns the converted rule set of a rule set id, resolving
-// "latest" through the repository. Exact versions are cached.
+// "latest" through the repository. Exact versions are cached, so the tree
+// is shared: callers must not modify it.
 func (s *Service) RuleSet(ctx context.Context, id string) (*RuleSet, error) {
 	rid, err := s.methods.Detect(id)
 	if err != nil {

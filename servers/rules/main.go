@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strconv"
 	"syscall"
+	_ "time/tzdata" // "today" is the Europe/Amsterdam date on any host
 
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 )
