@@ -9,19 +9,25 @@ import (
 // lru is a size-bounded cache with an optional time to live whose
 // concurrent misses for one key share one load (single flight).
 type lru[V any] struct {
-	mu      sync.Mutex
-	max     int
-	ttl     time.Duration // 0: entries never expire
-	now     func() time.Time
-	order   *list.List // front = most recently used; values are *entry[V]
-	items   map[string]*list.Element
-	pending map[string]*call[V]
+	mu  sync.Mutex
+	max int
+	ttl time.Duration // 0: entries never expire
+	// maxWeight, when positive, also bounds the sum of weigh(value): the
+	// converted documents held, not just their number.
+	maxWeight int64
+	weigh     func(V) int64
+	weight    int64
+	now       func() time.Time
+	order     *list.List // front = most recently used; values are *entry[V]
+	items     map[string]*list.Element
+	pending   map[string]*call[V]
 }
 
 type entry[V any] struct {
 	key     string
 	val     V
 	expires time.Time
+	weight  int64
 }
 
 type call[V any] struct {
@@ -49,8 +55,7 @@ func (c *lru[V]) get(key string, load func() (V, error)) (V, error) {
 			c.mu.Unlock()
 			return e.val, nil
 		}
-		c.order.Remove(el)
-		delete(c.items, key)
+		c.drop(el)
 	}
 	if p, ok := c.pending[key]; ok {
 		c.mu.Unlock()
@@ -66,16 +71,28 @@ func (c *lru[V]) get(key string, load func() (V, error)) (V, error) {
 	c.mu.Lock()
 	delete(c.pending, key)
 	if p.err == nil {
-		c.items[key] = c.order.PushFront(&entry[V]{key: key, val: p.val, expires: c.now().Add(c.ttl)})
-		for c.order.Len() > c.max {
-			last := c.order.Back()
-			c.order.Remove(last)
-			delete(c.items, last.Value.(*entry[V]).key)
+		var w int64
+		if c.weigh != nil {
+			w = c.weigh(p.val)
+		}
+		c.items[key] = c.order.PushFront(&entry[V]{key: key, val: p.val, expires: c.now().Add(c.ttl), weight: w})
+		c.weight += w
+		// The newest entry stays even when it alone is over the weight
+		// bound: it was just loaded for a caller.
+		for c.order.Len() > c.max || (c.maxWeight > 0 && c.weight > c.maxWeight && c.order.Len() > 1) {
+			c.drop(c.order.Back())
 		}
 	}
 	c.mu.Unlock()
 	close(p.done)
 	return p.val, p.err
+}
+
+func (c *lru[V]) drop(el *list.Element) {
+	e := el.Value.(*entry[V])
+	c.order.Remove(el)
+	delete(c.items, e.key)
+	c.weight -= e.weight
 }
 
 // len reports the number of cached entries.

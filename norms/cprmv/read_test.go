@@ -22,7 +22,7 @@ func TestReadJSONRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(Rule{})); diff != "" {
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(Rule{}, RuleSet{})); diff != "" {
 			t.Errorf("%s (-written +read):\n%s", path, diff)
 		}
 	}

@@ -24,8 +24,10 @@ type Options struct {
 	// Limits bound each retrieval and conversion.
 	Limits Limits
 	// CacheEntries bounds the converted rule sets of exact versions kept in
-	// memory (default 256).
+	// memory (default 256); CacheBytes bounds the sum of their source
+	// documents' sizes (default 256 MiB), since one document may be 50 MiB.
 	CacheEntries int
+	CacheBytes   int64
 }
 
 // Service answers rule requests.
@@ -72,6 +74,11 @@ func New(opts Options) (*Service, error) {
 		n = 256
 	}
 	s.sets = newLRU[*RuleSet](n, 0, s.now)
+	s.sets.maxWeight = opts.CacheBytes
+	if s.sets.maxWeight == 0 {
+		s.sets.maxWeight = 256 << 20
+	}
+	s.sets.weigh = func(rs *RuleSet) int64 { return rs.size }
 	return s, nil
 }
 
@@ -218,7 +225,8 @@ func (s *Service) load(ctx context.Context, m *Method, rid RuleSetID) (*RuleSet,
 	if err != nil {
 		return nil, err
 	}
-	rs := &RuleSet{ID: rid.String(), Class: NS + "RuleSet", Method: rid.Method, DerivedFrom: loc, ValidFrom: rid.ValidFrom}
+	rs := &RuleSet{ID: rid.String(), Class: NS + "RuleSet", Method: rid.Method, DerivedFrom: loc, ValidFrom: rid.ValidFrom,
+		size: int64(len(doc))}
 	switch rid.Method {
 	case "bwb":
 		rs.ValidFrom = rid.Fields["date"]

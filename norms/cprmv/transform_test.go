@@ -101,6 +101,17 @@ func TestCacheBound(t *testing.T) {
 	if v != 9 || loads != 0 {
 		t.Errorf("most recent entry evicted: %d, %d loads", v, loads)
 	}
+	heavy := newLRU[int](100, 0, time.Now)
+	heavy.maxWeight, heavy.weigh = 10, func(v int) int64 { return int64(v) }
+	for i, w := range []int{4, 4, 4, 20} {
+		_, _ = heavy.get(string(rune('a'+i)), func() (int, error) { return w, nil })
+		if i == 2 && (heavy.len() != 2 || heavy.weight != 8) {
+			t.Errorf("weight bound 10 after 4+4+4: %d entries, weight %d", heavy.len(), heavy.weight)
+		}
+	}
+	if heavy.len() != 1 || heavy.weight != 20 {
+		t.Errorf("an entry over the bound alone is kept alone: %d entries, weight %d", heavy.len(), heavy.weight)
+	}
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	ttl := newLRU[int](3, time.Hour, func() time.Time { return now })
 	_, _ = ttl.get("k", func() (int, error) { return 1, nil })

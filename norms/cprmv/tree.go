@@ -25,6 +25,8 @@ type RuleSet struct {
 	DerivedFrom string // the official repository URL
 	Comment     string // citation title
 	Parts       []*Rule
+
+	size int64 // bytes of the source document, the cache's weight
 }
 
 // key reduces an id to its letters and digits, case-folded, as path
