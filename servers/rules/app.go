@@ -40,7 +40,7 @@ func newApp(cfg *config, logger *slog.Logger) (*app, error) {
 		return nil, err
 	}
 	svc, err := cprmv.New(cprmv.Options{
-		Repository: repo, BaseIRI: cfg.BaseIRI, CacheEntries: cfg.CacheEntries,
+		Repository: repo, BaseIRI: cfg.BaseIRI, CacheEntries: cfg.CacheEntries, CacheBytes: cfg.CacheBytes,
 		Limits: cprmv.Limits{Timeout: cfg.Timeout, MaxBytes: cfg.MaxDocument},
 	})
 	if err != nil {

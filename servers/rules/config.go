@@ -26,6 +26,7 @@ type config struct {
 	Timeout       time.Duration
 	MaxDocument   int64
 	CacheEntries  int
+	CacheBytes    int64
 	LatestTTL     time.Duration
 
 	OfficialURL string // replaces https://repository.officiele-overheidspublicaties.nl
@@ -72,6 +73,7 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	c.Timeout = env.Duration("RULES_REPOSITORY_TIMEOUT", 10*time.Second, "timeout of one repository request")
 	c.MaxDocument = int64(env.Int("RULES_MAX_DOCUMENT_BYTES", 50<<20, "largest document read from a repository, in bytes"))
 	c.CacheEntries = env.Int("RULES_CACHE_ENTRIES", 256, "converted rule sets of exact versions kept in memory")
+	c.CacheBytes = int64(env.Int("RULES_CACHE_BYTES", 256<<20, "bound on the summed source-document sizes of the cached rule sets, in bytes"))
 	c.LatestTTL = env.Duration("RULES_LATEST_TTL", time.Hour, "how long a resolution of \"latest\" is cached")
 	c.OfficialURL = env.URL("RULES_OFFICIAL_REPOSITORY_URL", officialRepository, "the BWB and CVDR repository (or a mirror)")
 	c.SRUURL = env.URL("RULES_SRU_URL", officialSRU, "the SRU search service that resolves \"latest\"")
@@ -80,8 +82,8 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	if err := env.Err(); err != nil {
 		return nil, env, err
 	}
-	if c.MaxDocument < 1 || c.CacheEntries < 1 || c.Timeout <= 0 {
-		return nil, env, fmt.Errorf("RULES_MAX_DOCUMENT_BYTES, RULES_CACHE_ENTRIES and RULES_REPOSITORY_TIMEOUT must be positive")
+	if c.MaxDocument < 1 || c.CacheEntries < 1 || c.CacheBytes < 1 || c.Timeout <= 0 {
+		return nil, env, fmt.Errorf("RULES_MAX_DOCUMENT_BYTES, RULES_CACHE_ENTRIES, RULES_CACHE_BYTES and RULES_REPOSITORY_TIMEOUT must be positive")
 	}
 	return c, env, nil
 }
