@@ -58,16 +58,22 @@ type result struct {
 
 func fetch(t testing.TB, srv *httptest.Server, path string) result {
 	t.Helper()
-	resp, err := noRedirect.Get(srv.URL + path)
+	r, err := tryFetch(srv, path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return r
+}
+
+// tryFetch is fetch for goroutines other than the test's.
+func tryFetch(srv *httptest.Server, path string) (result, error) {
+	resp, err := noRedirect.Get(srv.URL + path)
+	if err != nil {
+		return result{}, err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return result{resp.StatusCode, resp.Header, string(b)}
+	return result{resp.StatusCode, resp.Header, string(b)}, err
 }
 
 func TestRoot(t *testing.T) {
