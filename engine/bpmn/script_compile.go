@@ -6,12 +6,15 @@ import (
 
 // compiledScript is a script compiled once at deployment; goja programs
 // are immutable and run in any number of runtimes.
-type compiledScript struct{ prog *goja.Program }
+type compiledScript struct {
+	prog      *goja.Program
+	elementID string
+}
 
 func compileJS(name, src string) (*compiledScript, error) {
 	prog, err := goja.Compile(name, src, false)
 	if err != nil {
 		return nil, err
 	}
-	return &compiledScript{prog: prog}, nil
+	return &compiledScript{prog: prog, elementID: name}, nil
 }
