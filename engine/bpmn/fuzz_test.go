@@ -10,6 +10,8 @@ import (
 // every failure is a positioned *ParseError or an ErrorList.
 func FuzzParse(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.bpmn")
+	examples, _ := filepath.Glob(examplesDir + "/*/*.bpmn")
+	files = append(files, examples...)
 	for _, file := range files {
 		data, err := os.ReadFile(file)
 		if err != nil {

@@ -257,6 +257,9 @@ var ignoredInScope = map[string]bool{
 	"documentation": true, "extensionElements": true, "textAnnotation": true, "association": true,
 	"dataObject": true, "dataObjectReference": true, "dataStoreReference": true, "group": true,
 	"laneSet": true, "ioSpecification": true, "property": true, "category": true,
+	// children of a sub-process that belong to it as an activity, read by element
+	"incoming": true, "outgoing": true, "multiInstanceLoopCharacteristics": true,
+	"standardLoopCharacteristics": true, "dataInputAssociation": true, "dataOutputAssociation": true,
 }
 
 var flowNodeKinds = map[string]Kind{
