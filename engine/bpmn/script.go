@@ -73,9 +73,17 @@ type timeoutSignal struct{}
 // Limits: Timeout interrupts the script (and so does ctx); MaxDepth
 // bounds the JavaScript call stack and the nesting of stored values;
 // MaxRows and MaxBytes bound every value stored with setVariable and the
-// result. An exceeded limit is a *LimitError, a JavaScript failure a
-// *ScriptError. goja has no memory limit, so a script that builds a
-// huge value without storing it is stopped by Timeout only.
+// result. goja has no memory limit and checks for interrupts only between
+// instructions, so RunScript also bounds the builtins that could run long
+// or allocate much in one call (String repeat/padStart/padEnd by MaxBytes;
+// the Array methods, Array.from and JSON.stringify refuse arrays longer
+// than MaxRows), removes ArrayBuffer, DataView and the typed arrays, and
+// stops a run that grows the heap by more than 16 × MaxBytes (sampled
+// every 10 ms, confirmed after a garbage collection). An exceeded limit is
+// a *LimitError, a JavaScript failure a *ScriptError. Scripts come from
+// deployments, which only trusted callers may make; these bounds keep a
+// faulty script from taking the server down, they are not a sandbox for
+// hostile code.
 func RunScript(ctx context.Context, s *Script, scope ScriptScope, limits Limits) (any, error) {
 	if s == nil || s.program == nil {
 		return nil, &ScriptError{Msg: "script was not compiled"}
@@ -98,6 +106,9 @@ func RunScript(ctx context.Context, s *Script, scope ScriptScope, limits Limits)
 	if lim.Timeout > 0 {
 		t := time.AfterFunc(lim.Timeout, func() { vm.Interrupt(timeoutSignal{}) })
 		defer t.Stop()
+	}
+	if lim.MaxBytes > 0 {
+		defer watchHeap(vm, heapFactor*lim.MaxBytes)()
 	}
 	v, err := vm.RunProgram(s.program.prog)
 	if err != nil {
@@ -163,6 +174,7 @@ func (r *scriptRun) throw(err error) {
 func (r *scriptRun) setup() error {
 	vm := r.vm
 	r.methods()
+	r.guardBuiltins()
 	names := r.scope.VariableNames()
 	sort.Strings(names)
 	for _, name := range names {

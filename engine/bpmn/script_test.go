@@ -73,6 +73,9 @@ func TestRunScript(t *testing.T) {
 		{"business key", `execution.getProcessBusinessKey() + execution.processBusinessKey`, nil, "BK-7BK-7", nil},
 		{"undefined result", `var a = 1;`, nil, nil, nil},
 		{"no require", `typeof require + typeof process + typeof fetch`, nil, "undefinedundefinedundefined", nil},
+		{"no binary buffers", `typeof ArrayBuffer + typeof Uint8Array + typeof DataView`, nil, "undefinedundefinedundefined", nil},
+		{"guarded builtins still work", `[3, 1, 2].sort().join("") + "ab".repeat(2) + "x".padStart(3, "-") + [1, 2, 3].indexOf(2) + JSON.stringify(Array.from([1]))`,
+			nil, "123abab--x1[1]", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -143,6 +146,12 @@ func TestRunScriptLimits(t *testing.T) {
 		{"big string returned", `"x".repeat(2000)`, Limits{MaxBytes: 1000}, "MaxBytes"},
 		{"long array stored", `var a = []; for (var i = 0; i < 200; i++) a.push(i); execution.setVariable("a", a)`, Limits{MaxRows: 100}, "MaxRows"},
 		{"limit not swallowed by catch", `try { execution.setVariable("s", "x".repeat(2000)) } catch (e) {} ; 1`, Limits{MaxBytes: 1000}, "MaxBytes"},
+		{"repeat", `"x".repeat(5000); 1`, Limits{MaxBytes: 1000}, "MaxBytes"},
+		{"padEnd", `"x".padEnd(5000, "y"); 1`, Limits{MaxBytes: 1000}, "MaxBytes"},
+		{"join of a long array", `Array(1e6).join("x"); 1`, Limits{MaxRows: 1000}, "MaxRows"},
+		{"stringify of a long array", `var a = []; a.length = 5000; JSON.stringify(a); 1`, Limits{MaxRows: 1000}, "MaxRows"},
+		{"Array.from", `Array.from({length: 5000}); 1`, Limits{MaxRows: 1000}, "MaxRows"},
+		{"heap growth", `var a = []; while (true) a.push("y".repeat(1000) + a.length);`, Limits{MaxBytes: 64 << 10, Timeout: 20 * time.Second}, "MaxBytes"},
 		{"deep object", `var o = {}; var p = o; for (var i = 0; i < 50; i++) { p.c = {}; p = p.c } execution.setVariable("o", o)`, Limits{MaxDepth: 20}, "MaxDepth"},
 	}
 	for _, tc := range tests {
@@ -191,6 +200,7 @@ func TestRunScriptErrors(t *testing.T) {
 		{`execution.setVariable("f", function() {})`, `variable "f": a func`},
 		{`rows.getSingleResult()`, "expected a single result but found 2"},
 		{`execution.setVariable(null, 1)`, "variable name is null"},
+		{`"abc".repeat(-1)`, "RangeError: Invalid count value"},
 	}
 	for _, tc := range tests {
 		scope := &memScope{vars: map[string]any{"rows": DecisionResult{{"x": 1}, {"x": 2}}}}
