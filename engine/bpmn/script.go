@@ -77,7 +77,8 @@ type timeoutSignal struct{}
 // instructions, so RunScript also bounds the builtins that could run long
 // or allocate much in one call (String repeat/padStart/padEnd by MaxBytes;
 // the Array methods, Array.from and JSON.stringify refuse arrays longer
-// than MaxRows), removes ArrayBuffer, DataView and the typed arrays, and
+// than MaxRows), removes ArrayBuffer, DataView and the typed arrays (each
+// guard is installed when the script's text names the builtin), and
 // stops a run that grows the heap by more than 16 × MaxBytes (sampled
 // every 10 ms, confirmed after a garbage collection). An exceeded limit is
 // a *LimitError, a JavaScript failure a *ScriptError. Scripts come from
@@ -97,7 +98,7 @@ func RunScript(ctx context.Context, s *Script, scope ScriptScope, limits Limits)
 	if lim.MaxDepth > 0 {
 		vm.SetMaxCallStackSize(lim.MaxDepth)
 	}
-	r := &scriptRun{vm: vm, scope: scope, lim: lim, id: id}
+	r := &scriptRun{vm: vm, scope: scope, lim: lim, id: id, guards: s.program.guards}
 	if err := r.setup(); err != nil {
 		return nil, err
 	}
@@ -122,10 +123,11 @@ func RunScript(ctx context.Context, s *Script, scope ScriptScope, limits Limits)
 }
 
 type scriptRun struct {
-	vm    *goja.Runtime
-	scope ScriptScope
-	lim   Limits
-	id    string
+	vm     *goja.Runtime
+	scope  ScriptScope
+	lim    Limits
+	id     string
+	guards guards
 	// shared method values, created once per run
 	mapMethods, listMethods, resultMethods map[string]goja.Value
 }
@@ -174,7 +176,7 @@ func (r *scriptRun) throw(err error) {
 func (r *scriptRun) setup() error {
 	vm := r.vm
 	r.methods()
-	r.guardBuiltins()
+	r.guardBuiltins(r.guards)
 	names := r.scope.VariableNames()
 	sort.Strings(names)
 	for _, name := range names {

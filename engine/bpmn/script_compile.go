@@ -9,6 +9,7 @@ import (
 type compiledScript struct {
 	prog      *goja.Program
 	elementID string
+	guards    guards
 }
 
 func compileJS(name, src string) (*compiledScript, error) {
@@ -16,5 +17,5 @@ func compileJS(name, src string) (*compiledScript, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &compiledScript{prog: prog, elementID: name}, nil
+	return &compiledScript{prog: prog, elementID: name, guards: findGuards(src)}, nil
 }

@@ -3,22 +3,66 @@ package bpmn
 import (
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/dop251/goja"
 )
 
+// Builtins that run long or allocate much in one call, and the binary
+// buffers no process script needs.
+var (
+	binaryGlobals = []string{"ArrayBuffer", "SharedArrayBuffer", "DataView", "Int8Array", "Uint8Array",
+		"Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "Float32Array",
+		"Float64Array", "BigInt64Array", "BigUint64Array"}
+	stringMethods = []string{"repeat", "padStart", "padEnd"}
+	arrayMethods  = []string{"join", "toString", "toLocaleString", "fill", "indexOf", "lastIndexOf",
+		"includes", "map", "forEach", "filter", "reduce", "reduceRight", "some", "every", "find",
+		"findIndex", "findLast", "findLastIndex", "copyWithin", "slice", "splice", "reverse", "sort",
+		"flat", "flatMap", "concat", "toReversed", "toSorted", "toSpliced", "with"}
+)
+
+// guards lists the builtins a script's text names, found once at
+// compilation: installing a guard costs a few microseconds, and most
+// scripts name none or one of them. A name built at run time
+// (obj["re" + "peat"]) escapes its guard; the heap watch and Timeout
+// remain.
+type guards struct {
+	binary                   []string
+	strings, arrays          []string
+	arrayFrom, jsonStringify bool
+}
+
+func findGuards(src string) guards {
+	var g guards
+	for _, n := range binaryGlobals {
+		if strings.Contains(src, n) {
+			g.binary = append(g.binary, n)
+		}
+	}
+	for _, n := range stringMethods {
+		if strings.Contains(src, n) {
+			g.strings = append(g.strings, n)
+		}
+	}
+	for _, n := range arrayMethods {
+		if strings.Contains(src, n) {
+			g.arrays = append(g.arrays, n)
+		}
+	}
+	g.arrayFrom = strings.Contains(src, "from")
+	g.jsonStringify = strings.Contains(src, "stringify")
+	return g
+}
+
 // goja checks for an interrupt between instructions only, so a builtin
 // that runs long or allocates much in one call ("x".repeat(1e12),
 // Array(4e9).join()) escapes Timeout. guardBuiltins bounds those calls
-// before they start, and removes the binary buffers no process script
-// needs.
-func (r *scriptRun) guardBuiltins() {
+// before they start and removes the binary buffers.
+func (r *scriptRun) guardBuiltins(g guards) {
 	vm := r.vm
-	for _, name := range []string{"ArrayBuffer", "SharedArrayBuffer", "DataView", "Int8Array", "Uint8Array",
-		"Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "Float32Array",
-		"Float64Array", "BigInt64Array", "BigUint64Array"} {
+	for _, name := range g.binary {
 		_ = vm.GlobalObject().Delete(name)
 	}
 	proto := func(ctor string) *goja.Object { return vm.Get(ctor).ToObject(vm).Get("prototype").ToObject(vm) }
@@ -37,15 +81,18 @@ func (r *scriptRun) guardBuiltins() {
 		}), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	}
 	maxBytes := r.lim.MaxBytes
-	stringLen := func(call goja.FunctionCall) int64 { return int64(len(call.This.String())) }
-	if maxBytes > 0 {
+	if maxBytes > 0 && len(g.strings) > 0 {
 		sp := proto("String")
-		wrap(sp, "repeat", func(call goja.FunctionCall) {
-			if n := call.Argument(0).ToInteger(); n > 0 && stringLen(call) > 0 && n > maxBytes/stringLen(call) {
-				r.throw(&LimitError{Limit: "MaxBytes", Max: maxBytes})
+		for _, name := range g.strings {
+			if name == "repeat" {
+				wrap(sp, name, func(call goja.FunctionCall) {
+					l := int64(len(call.This.String()))
+					if n := call.Argument(0).ToInteger(); n > 0 && l > 0 && n > maxBytes/l {
+						r.throw(&LimitError{Limit: "MaxBytes", Max: maxBytes})
+					}
+				})
+				continue
 			}
-		})
-		for _, name := range []string{"padStart", "padEnd"} {
 			wrap(sp, name, func(call goja.FunctionCall) {
 				if call.Argument(0).ToInteger() > maxBytes {
 					r.throw(&LimitError{Limit: "MaxBytes", Max: maxBytes})
@@ -53,37 +100,33 @@ func (r *scriptRun) guardBuiltins() {
 			})
 		}
 	}
-	if maxRows := int64(r.lim.MaxRows); maxRows > 0 {
-		long := func(v goja.Value) bool {
-			if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
-				return false
-			}
-			o := v.ToObject(vm)
-			l := o.Get("length")
-			return l != nil && l.ToInteger() > maxRows
+	maxRows := int64(r.lim.MaxRows)
+	if maxRows <= 0 {
+		return
+	}
+	long := func(v goja.Value) bool {
+		if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+			return false
 		}
-		check := func(call goja.FunctionCall) {
-			if long(call.This) {
-				r.throw(&LimitError{Limit: "MaxRows", Max: maxRows})
-			}
+		l := v.ToObject(vm).Get("length")
+		return l != nil && l.ToInteger() > maxRows
+	}
+	check := func(v goja.Value) {
+		if long(v) {
+			r.throw(&LimitError{Limit: "MaxRows", Max: maxRows})
 		}
+	}
+	if len(g.arrays) > 0 {
 		ap := proto("Array")
-		for _, name := range []string{"join", "toString", "toLocaleString", "fill", "indexOf", "lastIndexOf",
-			"includes", "map", "forEach", "filter", "reduce", "reduceRight", "some", "every", "find",
-			"findIndex", "findLast", "findLastIndex", "copyWithin", "slice", "splice", "reverse", "sort",
-			"flat", "flatMap", "concat", "toReversed", "toSorted", "toSpliced", "with"} {
-			wrap(ap, name, check)
+		for _, name := range g.arrays {
+			wrap(ap, name, func(call goja.FunctionCall) { check(call.This) })
 		}
-		wrap(vm.Get("Array").ToObject(vm), "from", func(call goja.FunctionCall) {
-			if long(call.Argument(0)) {
-				r.throw(&LimitError{Limit: "MaxRows", Max: maxRows})
-			}
-		})
-		wrap(vm.Get("JSON").ToObject(vm), "stringify", func(call goja.FunctionCall) {
-			if long(call.Argument(0)) {
-				r.throw(&LimitError{Limit: "MaxRows", Max: maxRows})
-			}
-		})
+	}
+	if g.arrayFrom {
+		wrap(vm.Get("Array").ToObject(vm), "from", func(call goja.FunctionCall) { check(call.Argument(0)) })
+	}
+	if g.jsonStringify {
+		wrap(vm.Get("JSON").ToObject(vm), "stringify", func(call goja.FunctionCall) { check(call.Argument(0)) })
 	}
 }
 
