@@ -285,3 +285,43 @@ func TestParseBounds(t *testing.T) {
 		}
 	})
 }
+
+func TestParseFormKeyAndMappings(t *testing.T) {
+	src := doc(`<process id="P" isExecutable="true" camunda:candidateStarterGroups="caseworker,burger">
+<extensionElements><camunda:executionListener event="start" expression="${execution.hasVariable('x')}"/></extensionElements>
+<startEvent id="S" camunda:formKey="embedded:deployment:forms/start.html"/>
+<sequenceFlow id="f1" sourceRef="S" targetRef="U"/>
+<userTask id="U" camunda:formKey="camunda-forms:deployment:review.form" camunda:asyncBefore="true" camunda:dueDate="${due}" camunda:priority="60"/>
+<sequenceFlow id="f2" sourceRef="U" targetRef="C"/>
+<callActivity id="C" calledElement="${childKey}" camunda:calledElementBinding="deployment" camunda:calledElementTenantId="${null}">
+  <extensionElements>
+    <camunda:in sourceExpression="${amount * 2}" target="double" local="true"/>
+    <camunda:out source="result" target="childResult"/>
+  </extensionElements>
+</callActivity>
+<sequenceFlow id="f3" sourceRef="C" targetRef="E"/>
+<endEvent id="E"/>
+</process>`)
+	d, err := Parse([]byte(src), ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := d.Processes[0]
+	if lit(p.CandidateStarterGroups) != "caseworker,burger" || len(p.Listeners) != 1 || p.Listeners[0].Expression == nil || p.Listeners[0].EventName != "start" {
+		t.Errorf("process: starters %q, listeners %+v", lit(p.CandidateStarterGroups), p.Listeners)
+	}
+	if f := p.ByID["S"].Form; f == nil || lit(f.Key) != "embedded:deployment:forms/start.html" || f.Ref != nil {
+		t.Errorf("start form = %+v", f)
+	}
+	u := p.ByID["U"]
+	if lit(u.Form.Key) != "camunda-forms:deployment:review.form" || !u.AsyncBefore || u.User.DueDate.String() != "${due}" || lit(u.User.Priority) != "60" {
+		t.Errorf("user task = %+v, %+v", u.Form, u.User)
+	}
+	c := p.ByID["C"].Call
+	if c.Binding != "deployment" || c.CalledElement.String() != "${childKey}" || len(c.In) != 1 || !c.In[0].Local || c.In[0].Target != "double" || c.Out[0].Source != "result" {
+		t.Fatalf("call = %+v", c)
+	}
+	if v, err := c.In[0].SourceExpression.Eval(mapVars{"amount": int64(21)}); err != nil || v != int64(42) {
+		t.Errorf("sourceExpression = %v, %v", v, err)
+	}
+}
