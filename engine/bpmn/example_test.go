@@ -39,7 +39,7 @@ func (v vars) VariableNames() []string {
 	return names
 }
 func (v vars) SetVariable(name string, x any) error { v[name] = x; return nil }
-func (v vars) RemoveVariable(name string) error      { delete(v, name); return nil }
+func (v vars) RemoveVariable(name string) error     { delete(v, name); return nil }
 
 // Parse a process, run its script task and choose the gateway's flow.
 func ExampleParse() {
