@@ -131,8 +131,10 @@ func lexJUEL(src string, start, end int) ([]token, *ExprError) {
 	return toks, nil
 }
 
+// isIdentStart accepts every byte of a multi-byte UTF-8 sequence, so that
+// Java identifiers with letters outside ASCII (${gehuwdeNaïef}) lex.
 func isIdentStart(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$'
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$' || c >= 0x80
 }
 
 func isIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }

@@ -34,6 +34,7 @@ func TestExprEval(t *testing.T) {
 		"decisionResult":     DecisionResult{{"eligible": true, "amount": int64(250)}},
 		"rows":               DecisionResult{{"x": int64(1)}, {"x": int64(2)}},
 		"count":              3, // a Go int, normalised
+		"naïef":              "ja",
 	}
 	tests := []struct {
 		src  string
@@ -106,6 +107,7 @@ func TestExprEval(t *testing.T) {
 		{"rate ${rate} ${nothing}.", "rate 0.5 ."},
 		{"price \\${amount}", "price ${amount}"},
 		{"#{name}", "Jan"},
+		{"${naïef}", "ja"},
 	}
 	for _, tc := range tests {
 		e, err := CompileExpr(tc.src)

@@ -3,6 +3,7 @@ package bpmn
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 	"strings"
 	"testing"
@@ -223,5 +224,27 @@ func TestParsedScriptRuns(t *testing.T) {
 	got, err := RunScript(context.Background(), s, scope, Limits{})
 	if err != nil || got != true || scope.vars["complete"] != true {
 		t.Fatalf("result %v, err %v, complete %v", got, err, scope.vars["complete"])
+	}
+}
+
+// TestRunScriptConcurrent runs one compiled script in several goroutines:
+// a goja program is shared, each run has its own runtime (go test -race).
+func TestRunScriptConcurrent(t *testing.T) {
+	s := script(t, `execution.setVariable("twice", n * 2); n`)
+	errs := make(chan error, 8)
+	for i := range 8 {
+		go func() {
+			scope := &memScope{vars: map[string]any{"n": int64(i)}}
+			got, err := RunScript(context.Background(), s, scope, Limits{})
+			if err == nil && (got != int64(i) || scope.vars["twice"] != int64(2*i)) {
+				err = fmt.Errorf("run %d: result %v, twice %v", i, got, scope.vars["twice"])
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
