@@ -10,8 +10,13 @@
 //
 //	defs, err := bpmn.Parse(xml, bpmn.ParseOptions{Resource: "aanvraag.bpmn"})
 //	p := defs.Process("AanvraagProcess")        // key = process id
-//	ok, err := flow.Condition.EvalBool(vars)     // vars implements bpmn.Variables
+//	flows, err := p.ByID["Gateway_1"].Next(vars) // vars implements bpmn.Variables
 //	res, err := bpmn.RunScript(ctx, task.Script, scope, bpmn.Limits{})
+//
+// Next chooses the flows a token takes as Operaton does, EvalList splits
+// candidate users and groups, ParamValue.Eval computes input and output
+// parameters and MapDecisionResult applies camunda:mapDecisionResult; the
+// runtime (engine/local) keeps the tokens, variables and history.
 //
 // # Supported elements
 //
