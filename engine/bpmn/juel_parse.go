@@ -203,7 +203,8 @@ func (n *condNode) offset() int   { return n.pos }
 // execution and of decision results (Operaton's DmnDecisionResult and
 // DmnDecisionResultEntries, which are Java lists and maps).
 var methods = map[string]bool{
-	// execution
+	// execution (the …Local forms read the same scope: Variables has no
+	// notion of locality)
 	"hasVariable": true, "getVariable": true, "hasVariableLocal": true, "getVariableLocal": true,
 	"getProcessBusinessKey": true, "getBusinessKey": true, "getProcessInstanceId": true,
 	"getId": true, "getActivityId": true, "getProcessDefinitionId": true, "getTenantId": true,

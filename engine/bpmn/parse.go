@@ -77,9 +77,13 @@ type builder struct {
 	defs *Definitions
 }
 
+// fail records a problem at n. Messages quote attribute values, so they
+// and the id are cut to bounded excerpts: an error never echoes a
+// megabyte attribute back.
 func (b *builder) fail(n *xnode, format string, args ...any) {
 	id, _ := n.attr("", "id")
-	b.errs = append(b.errs, &ParseError{Resource: b.res, Line: n.line, Column: n.col, ElementID: id, Msg: fmt.Sprintf(format, args...)})
+	b.errs = append(b.errs, &ParseError{Resource: b.res, Line: n.line, Column: n.col,
+		ElementID: excerpt(id, 100), Msg: excerpt(fmt.Sprintf(format, args...), 500)})
 }
 
 // ext reads a Camunda or Operaton extension attribute.

@@ -325,3 +325,15 @@ func TestParseFormKeyAndMappings(t *testing.T) {
 		t.Errorf("sourceExpression = %v, %v", v, err)
 	}
 }
+
+func TestParseErrorsAreBounded(t *testing.T) {
+	long := strings.Repeat("x", 100_000)
+	src := proc(`<startEvent id="S"/><sequenceFlow id="` + long + `" sourceRef="S" targetRef="` + long + `"/>`)
+	_, err := Parse([]byte(src), ParseOptions{})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if n := len(err.Error()); n > 1000 {
+		t.Errorf("error of %d bytes", n)
+	}
+}
