@@ -49,7 +49,7 @@ func readTree(data []byte, o ParseOptions) (*xnode, error) {
 				msg = se.Msg
 				line, col = se.Line, 0
 			}
-			return nil, &ParseError{Resource: o.Resource, Line: line, Column: col, Msg: "malformed XML: " + msg}
+			return nil, &ParseError{Resource: o.Resource, Line: line, Column: col, Msg: "malformed XML: " + excerpt(msg, 300)}
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
