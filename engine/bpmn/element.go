@@ -45,9 +45,7 @@ func (b *builder) element(n *xnode, kind Kind, parent *Element, p *Process) *Ele
 		}
 		switch {
 		case k.name.Local == "extensionElements":
-			var props map[string]string
-			props, e.Listeners, e.InputOutput = b.extensions(k, kind == UserTask, e)
-			_ = props
+			e.Properties, e.Listeners, e.InputOutput = b.extensions(k, kind == UserTask, e)
 		case eventDefinitions[k.name.Local]:
 			defs = append(defs, k)
 		case k.name.Local == "multiInstanceLoopCharacteristics" || k.name.Local == "standardLoopCharacteristics":

@@ -140,6 +140,7 @@ type Element struct {
 
 	InputOutput *InputOutput
 	Listeners   []*Listener
+	Properties  map[string]string // camunda:properties
 	// Extensions holds attributes of the RONL namespace
 	// (http://ronl.nl/schema/1.0) by local name: documentRef,
 	// signatureRef, awbPhase, ropaRef.

@@ -206,7 +206,7 @@ func (b *builder) process(n *xnode) *Process {
 	if len(p.StartEvents) == 0 {
 		b.fail(n, "process %q has no start event", p.ID)
 	}
-	b.checkLoops(n, &p.Scope)
+	b.checkLoops(&p.Scope)
 	for _, e := range p.ByID {
 		if e.Call != nil {
 			if ce, ok := e.Call.CalledElement.Literal(); ok && ce == p.ID {
@@ -467,7 +467,7 @@ func (b *builder) validate(e *Element) {
 // choose: each has exactly one outgoing flow, so a token would run round
 // it for ever. Loops with a gateway or a wait state are left to the
 // runtime's step budget.
-func (b *builder) checkLoops(n *xnode, s *Scope) {
+func (b *builder) checkLoops(s *Scope) {
 	passes := func(e *Element) bool {
 		switch e.Kind {
 		case Task, ManualTask, ScriptTask, BusinessRuleTask, ExclusiveGateway, ParallelGateway, IntermediateThrowEvent:
@@ -502,7 +502,7 @@ func (b *builder) checkLoops(n *xnode, s *Scope) {
 	}
 	for _, e := range s.Elements {
 		if e.Sub != nil {
-			b.checkLoops(n, e.Sub)
+			b.checkLoops(e.Sub)
 		}
 	}
 }

@@ -291,7 +291,9 @@ func TestParseFormKeyAndMappings(t *testing.T) {
 <extensionElements><camunda:executionListener event="start" expression="${execution.hasVariable('x')}"/></extensionElements>
 <startEvent id="S" camunda:formKey="embedded:deployment:forms/start.html"/>
 <sequenceFlow id="f1" sourceRef="S" targetRef="U"/>
-<userTask id="U" camunda:formKey="camunda-forms:deployment:review.form" camunda:asyncBefore="true" camunda:dueDate="${due}" camunda:priority="60"/>
+<userTask id="U" camunda:formKey="camunda-forms:deployment:review.form" camunda:asyncBefore="true" camunda:dueDate="${due}" camunda:priority="60">
+  <extensionElements><camunda:properties><camunda:property name="zaaktype" value="localpass"/></camunda:properties></extensionElements>
+</userTask>
 <sequenceFlow id="f2" sourceRef="U" targetRef="C"/>
 <callActivity id="C" calledElement="${childKey}" camunda:calledElementBinding="deployment" camunda:calledElementTenantId="${null}">
   <extensionElements>
@@ -314,7 +316,7 @@ func TestParseFormKeyAndMappings(t *testing.T) {
 		t.Errorf("start form = %+v", f)
 	}
 	u := p.ByID["U"]
-	if lit(u.Form.Key) != "camunda-forms:deployment:review.form" || !u.AsyncBefore || u.User.DueDate.String() != "${due}" || lit(u.User.Priority) != "60" {
+	if lit(u.Form.Key) != "camunda-forms:deployment:review.form" || !u.AsyncBefore || u.Properties["zaaktype"] != "localpass" || u.User.DueDate.String() != "${due}" || lit(u.User.Priority) != "60" {
 		t.Errorf("user task = %+v, %+v", u.Form, u.User)
 	}
 	c := p.ByID["C"].Call
