@@ -391,4 +391,3 @@ func TestEmbeddedDefaults(t *testing.T) {
 		t.Errorf("embedded catalogue: %d services, %d organisations, %d concepts", len(cat.Data.Services), len(cat.Data.Organisations), len(cat.Data.Concepts))
 	}
 }
-
