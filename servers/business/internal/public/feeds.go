@@ -2,6 +2,7 @@ package public
 
 import (
 	"bytes"
+	"encoding/xml"
 	"fmt"
 	"html"
 	"strconv"
@@ -65,13 +66,41 @@ func clean(s string) string {
 	return strings.Join(strings.Fields(html.UnescapeString(s)), " ")
 }
 
-// parseRSS parses an RSS 2.0 document with gofeed's RSS parser.
+// parseRSS parses an RSS 2.0 document with gofeed's RSS parser, after a
+// nesting check: gofeed reads extension elements recursively, one call per
+// level, so a deep document must not reach it.
 func parseRSS(data []byte) ([]*rss.Item, error) {
+	if err := checkDepth(data); err != nil {
+		return nil, err
+	}
 	feed, err := (&rss.Parser{}).Parse(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("malformed RSS: %w", err)
 	}
 	return feed.Items, nil
+}
+
+// checkDepth refuses XML nested deeper than maxXMLDepth, naming where. A
+// syntax error is left to the parser that follows, which reports it.
+func checkDepth(data []byte) error {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.Strict = false
+	depth := 0
+	for {
+		tok, err := d.RawToken()
+		if err != nil {
+			return nil
+		}
+		switch tok.(type) {
+		case xml.StartElement:
+			if depth++; depth > maxXMLDepth {
+				line, col := d.InputPos()
+				return fmt.Errorf("XML nests deeper than %d at line %d, column %d", maxXMLDepth, line, col)
+			}
+		case xml.EndElement:
+			depth--
+		}
+	}
 }
 
 func guid(it *rss.Item) string {

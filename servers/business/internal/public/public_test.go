@@ -359,6 +359,19 @@ func TestProducts(t *testing.T) {
 	}
 }
 
+func TestFeedNestingLimit(t *testing.T) {
+	deep := `<rss version="2.0"><channel><title>c</title><item><title>t</title>` +
+		strings.Repeat("<x:a xmlns:x=\"urn:x\">", 300) + strings.Repeat("</x:a>", 300) + `</item></channel></rss>`
+	if _, err := parseNews([]byte(deep)); err == nil || !strings.Contains(err.Error(), "nests deeper than 256 at line 1, column") {
+		t.Errorf("deep feed: %v", err)
+	}
+	ok := `<rss version="2.0"><channel><title>c</title><item><title>t</title>` +
+		strings.Repeat("<x:a xmlns:x=\"urn:x\">", 100) + strings.Repeat("</x:a>", 100) + `</item></channel></rss>`
+	if items, err := parseNews([]byte(ok)); err != nil || len(items) != 1 {
+		t.Errorf("100 levels: %v %v", items, err)
+	}
+}
+
 func TestProductsNestingLimit(t *testing.T) {
 	deep := `<scproducten><scproduct><title>t</title>` + strings.Repeat("<a>", 300) + strings.Repeat("</a>", 300) + `</scproduct></scproducten>`
 	_, err := parseProducts([]byte(deep))

@@ -130,31 +130,17 @@ func writePage[T any](w http.ResponseWriter, r *http.Request, items []T, def, ma
 }
 
 func (p *Public) handleNews(w http.ResponseWriter, r *http.Request) error {
-	res, err := p.newsItems(r.Context())
-	if err != nil {
-		return p.fetchFailed(r.Context(), CodeNewsFetchFailed, "The news feed", "news", err)
-	}
-	if res.stale {
-		p.logStale(r.Context(), "news", res.fetched)
-	}
-	return writePage(w, r, res.value, 10, 20, p.cacheMeta(w, res.stale, res.fetched))
+	return serveFeed(p, p.news, w, r)
 }
 
 func (p *Public) handleBerichten(w http.ResponseWriter, r *http.Request) error {
-	res, err := p.berichtenItems(r.Context())
-	if err != nil {
-		return p.fetchFailed(r.Context(), CodeBerichtenFetchFailed, "The announcements feed", "berichten", err)
-	}
-	if res.stale {
-		p.logStale(r.Context(), "berichten", res.fetched)
-	}
-	return writePage(w, r, res.value, 10, 20, p.cacheMeta(w, res.stale, res.fetched))
+	return serveFeed(p, p.berichten, w, r)
 }
 
 // handleBericht reads only the cache, fresh or stale (notes §7.3).
 func (p *Public) handleBericht(w http.ResponseWriter, r *http.Request) error {
 	id := mux.Vars(r)["id"]
-	if snap, ok := p.berichtenCache.peek(); ok {
+	if snap, ok := p.berichten.cache.peek(); ok {
 		for _, b := range snap.value {
 			if b.ID == id {
 				return writeWithMeta(w, b, nil)
@@ -169,14 +155,7 @@ func (p *Public) handleProducts(w http.ResponseWriter, r *http.Request) error {
 		// One tenant only (spec §4.4): no fetch for the others.
 		return writePage(w, r, []Product{}, 50, 200, nil)
 	}
-	res, err := p.productItems(r.Context())
-	if err != nil {
-		return p.fetchFailed(r.Context(), CodeProductsFetchFailed, "The products catalogue", "products", err)
-	}
-	if res.stale {
-		p.logStale(r.Context(), "products", res.fetched)
-	}
-	return writePage(w, r, res.value, 50, 200, p.cacheMeta(w, res.stale, res.fetched))
+	return serveFeed(p, p.products, w, r)
 }
 
 func (p *Public) handleCatalogue(w http.ResponseWriter, r *http.Request) error {

@@ -60,20 +60,19 @@ const (
 
 // Public serves the public content routes.
 type Public struct {
-	cfg                       Config
-	logger                    *slog.Logger
-	now                       func() time.Time
-	news, berichten, products *source
-	endpoint                  sparql.Endpoint
-	catalogueTimeout          time.Duration
-	newsCache                 *cache[[]NewsItem]
-	berichtenCache            *cache[[]Bericht]
-	productsCache             *cache[[]Product]
-	services                  *cache[[]Service]
-	organisations             *cache[[]Organisation]
-	authorities               *cache[[]authority]
-	concepts                  *cache[[]Concept]
-	rules                     *cache[[]Rule]
+	cfg              Config
+	logger           *slog.Logger
+	now              func() time.Time
+	news             *feed[NewsItem]
+	berichten        *feed[Bericht]
+	products         *feed[Product]
+	endpoint         sparql.Endpoint
+	catalogueTimeout time.Duration
+	services         *cache[[]Service]
+	organisations    *cache[[]Organisation]
+	authorities      *cache[[]authority]
+	concepts         *cache[[]Concept]
+	rules            *cache[[]Rule]
 }
 
 // embeddedBase is the address the in-process example feeds answer at; the
@@ -116,9 +115,22 @@ func New(ctx context.Context, cfg Config) (*Public, error) {
 		return s
 	}
 	const rssAccept = "application/rss+xml, application/xml"
-	p.news = mk("news", cfg.NewsURL, publicexamples.NewsFile, rssAccept, cfg.News, 8*time.Second, 5<<20)
-	p.berichten = mk("berichten", cfg.BerichtenURL, publicexamples.BerichtenFile, rssAccept, cfg.Berichten, 8*time.Second, 5<<20)
-	p.products = mk("products", cfg.ProductsURL, publicexamples.ProductsFile, "application/xml, text/xml", cfg.Products, 10*time.Second, 20<<20)
+	p.news = &feed[NewsItem]{
+		src:   mk("news", cfg.NewsURL, publicexamples.NewsFile, rssAccept, cfg.News, 8*time.Second, 5<<20),
+		cache: newCache[[]NewsItem](NewsTTL, p.now), parse: func(d []byte, _ time.Time) ([]NewsItem, error) { return parseNews(d) },
+		code: CodeNewsFetchFailed, what: "The news feed", def: 10, max: 20,
+	}
+	p.berichten = &feed[Bericht]{
+		src:   mk("berichten", cfg.BerichtenURL, publicexamples.BerichtenFile, rssAccept, cfg.Berichten, 8*time.Second, 5<<20),
+		cache: newCache[[]Bericht](BerichtenTTL, p.now), parse: parseBerichten,
+		code: CodeBerichtenFetchFailed, what: "The announcements feed", def: 10, max: 20,
+	}
+	p.products = &feed[Product]{
+		src: mk("products", cfg.ProductsURL, publicexamples.ProductsFile, "application/xml, text/xml", cfg.Products,
+			10*time.Second, 20<<20),
+		cache: newCache[[]Product](ProductsTTL, p.now), parse: func(d []byte, _ time.Time) ([]Product, error) { return parseProducts(d) },
+		code: CodeProductsFetchFailed, what: "The products catalogue", def: 50, max: 200,
+	}
 
 	p.catalogueTimeout = cfg.Catalogue.Timeout
 	if p.catalogueTimeout == 0 {
@@ -140,9 +152,6 @@ func New(ctx context.Context, cfg Config) (*Public, error) {
 		}
 		p.endpoint = store
 	}
-	p.newsCache = newCache[[]NewsItem](NewsTTL, p.now)
-	p.berichtenCache = newCache[[]Bericht](BerichtenTTL, p.now)
-	p.productsCache = newCache[[]Product](ProductsTTL, p.now)
 	p.services = newCache[[]Service](CatalogueTTL, p.now)
 	p.organisations = newCache[[]Organisation](CatalogueTTL, p.now)
 	p.authorities = newCache[[]authority](CatalogueTTL, p.now)
@@ -191,36 +200,6 @@ func reason(err error) string {
 func (p *Public) logStale(ctx context.Context, source string, fetched time.Time) {
 	p.logger.WarnContext(ctx, "public source failed; serving the stale copy", "source", source,
 		"age_ms", p.now().Sub(fetched).Milliseconds())
-}
-
-func (p *Public) newsItems(ctx context.Context) (cached[[]NewsItem], error) {
-	return p.newsCache.get(ctx, false, func(ctx context.Context) ([]NewsItem, error) {
-		data, err := p.news.fetch(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return parseNews(data)
-	})
-}
-
-func (p *Public) berichtenItems(ctx context.Context) (cached[[]Bericht], error) {
-	return p.berichtenCache.get(ctx, false, func(ctx context.Context) ([]Bericht, error) {
-		data, err := p.berichten.fetch(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return parseBerichten(data, p.now())
-	})
-}
-
-func (p *Public) productItems(ctx context.Context) (cached[[]Product], error) {
-	return p.productsCache.get(ctx, false, func(ctx context.Context) ([]Product, error) {
-		data, err := p.products.fetch(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return parseProducts(data)
-	})
 }
 
 // sliceOf runs one catalogue query through its cache.
