@@ -162,16 +162,10 @@ func (g *gitlab) upload(ctx context.Context, f file) (Upload, error) {
 // listIssues: all issues of the project in one state, newest first, at
 // most 100.
 func (g *gitlab) listIssues(ctx context.Context, state string) ([]Issue, error) {
+	// GitLab's issue: the fields of Issue, assignees as objects.
 	var raw []struct {
-		IID         int      `json:"iid"`
-		Title       string   `json:"title"`
-		State       string   `json:"state"`
-		CreatedAt   string   `json:"created_at"`
-		UpdatedAt   string   `json:"updated_at"`
-		WebURL      string   `json:"web_url"`
-		Labels      []string `json:"labels"`
-		Description *string  `json:"description"`
-		Assignees   []struct {
+		Issue
+		Assignees []struct {
 			Name string `json:"name"`
 		} `json:"assignees"`
 	}
@@ -181,13 +175,10 @@ func (g *gitlab) listIssues(ctx context.Context, state string) ([]Issue, error) 
 	}
 	out := make([]Issue, 0, min(len(raw), 100))
 	for _, r := range raw[:min(len(raw), 100)] {
-		it := Issue{IID: r.IID, Title: r.Title, State: r.State, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
-			WebURL: r.WebURL, Labels: r.Labels, Assignees: []string{}}
+		it := r.Issue
+		it.Assignees = []string{}
 		if it.Labels == nil {
 			it.Labels = []string{}
-		}
-		if r.Description != nil {
-			it.Description = *r.Description
 		}
 		for _, a := range r.Assignees {
 			it.Assignees = append(it.Assignees, a.Name)

@@ -174,14 +174,14 @@ func (t *Tracker) handleUseCase(w http.ResponseWriter, r *http.Request) error {
 		Description string `json:"description"`
 		Altcha      string `json:"altcha"`
 	}
+	if t.gl == nil {
+		return notConfigured()
+	}
 	if err := httpapi.DecodeJSON(r, &body); err != nil {
 		return err
 	}
 	if err := t.checkAltcha(body.Altcha); err != nil {
 		return err
-	}
-	if t.gl == nil {
-		return notConfigured()
 	}
 	title, desc := strings.TrimSpace(body.Title), strings.TrimSpace(body.Description)
 	if title == "" || desc == "" {
@@ -209,16 +209,26 @@ func (t *Tracker) handleUseCases(w http.ResponseWriter, r *http.Request) error {
 	return httpapi.WriteData(w, http.StatusOK, issues)
 }
 
+// readChecked reads the multipart form of a write and verifies its ALTCHA
+// field; an unconfigured tracker answers before any body is read.
+func (t *Tracker) readChecked(r *http.Request, fileField string, maxFiles int) (*form, error) {
+	if t.gl == nil {
+		return nil, notConfigured()
+	}
+	f, err := readForm(r, fileField, maxFiles)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.checkAltcha(f.fields["altcha"]); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
 func (t *Tracker) handleFeedback(w http.ResponseWriter, r *http.Request) error {
-	form, err := readForm(r, "screenshots", MaxScreenshots)
+	form, err := t.readChecked(r, "screenshots", MaxScreenshots)
 	if err != nil {
 		return err
-	}
-	if err := t.checkAltcha(form.fields["altcha"]); err != nil {
-		return err
-	}
-	if t.gl == nil {
-		return notConfigured()
 	}
 	name, contact, desc := form.field("name"), form.field("contact"), strings.TrimSpace(form.fields["description"])
 	var missing []string
@@ -251,15 +261,9 @@ func (t *Tracker) handleFeedback(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (t *Tracker) handleUpload(w http.ResponseWriter, r *http.Request) error {
-	form, err := readForm(r, "file", 1)
+	form, err := t.readChecked(r, "file", 1)
 	if err != nil {
 		return err
-	}
-	if err := t.checkAltcha(form.fields["altcha"]); err != nil {
-		return err
-	}
-	if t.gl == nil {
-		return notConfigured()
 	}
 	if len(form.files) == 0 {
 		return httpapi.NewError(http.StatusBadRequest, CodeNoFile, "No file under the form field file")
