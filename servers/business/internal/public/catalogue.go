@@ -85,6 +85,7 @@ type Organisation struct {
 	Identifier string  `json:"identifier"`
 	Homepage   *string `json:"homepage"`
 	Logo       *string `json:"logo"`
+	logoIRI    string  // the graph's logo IRI, resolved against the endpoint's assets
 }
 
 // Concept is an NL-SBB concept linked to a service's decision model.
@@ -161,7 +162,7 @@ func fetchOrganisations(ctx context.Context, ep sparql.Endpoint) ([]Organisation
 		}
 		seen[uri] = true
 		out = append(out, Organisation{URI: uri, Name: value(r, "name"), Identifier: value(r, "identifier"),
-			Homepage: optValue(r, "homepage"), Logo: logo(r["logo"])})
+			Homepage: optValue(r, "homepage"), Logo: logo(r["logo"]), logoIRI: value(r, "logo")})
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package public
 import (
 	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/regelkit/regelkit/sparql/graph"
 	"github.com/regelkit/regelkit/sparql/memstore"
@@ -75,7 +77,7 @@ func TestCatalogue(t *testing.T) {
 				ValidFrom: str("2026-01-01"), Confidence: str("hoog")},
 		},
 	}
-	if d := cmp.Diff(want, got.Data); d != "" {
+	if d := cmp.Diff(want, got.Data, cmpopts.IgnoreUnexported(Organisation{})); d != "" {
 		t.Errorf("catalogue (-want +got):\n%s", d)
 	}
 	if m := got.Meta.Cache; m.Cached || m.Stale || len(m.FailedSlices) != 0 || *m.AgeMs != 0 {
@@ -96,7 +98,7 @@ func TestCatalogue(t *testing.T) {
 	fail.Store(true)
 	got = catalogueBody{}
 	c.Get("/v1/public/regelcatalogus").ExpectStatus(t, 200).Decode(t, &got)
-	if d := cmp.Diff(want, got.Data); d != "" {
+	if d := cmp.Diff(want, got.Data, cmpopts.IgnoreUnexported(Organisation{})); d != "" {
 		t.Errorf("stale catalogue (-want +got):\n%s", d)
 	}
 	m := got.Meta.Cache
@@ -108,5 +110,56 @@ func TestCatalogue(t *testing.T) {
 	c.Get("/v1/public/regelcatalogus?refresh=1").ExpectStatus(t, 200)
 	if hits.Load() != before+5 {
 		t.Errorf("refresh made %d queries, want 5", hits.Load()-before)
+	}
+}
+
+// TestTriplyDBLogos: on a TriplyDB-shaped endpoint the logo IRI's last
+// segment names a dataset asset, whose first version is the logo.
+func TestTriplyDBLogos(t *testing.T) {
+	kg, _, _ := sparqlUpstream(t)
+	var auth atomic.Value
+	mux := http.NewServeMux()
+	mux.HandleFunc("/datasets/acct/regels/assets", func(w http.ResponseWriter, r *http.Request) {
+		auth.Store(r.Header.Get("Authorization"))
+		_, _ = w.Write([]byte(`[{"assetName":"logo.png","versions":[{"url":"https://assets.example/v2/logo.png"},{"url":"https://assets.example/v1/logo.png"}]},
+			{"assetName":"other.svg","versions":[]}]`))
+	})
+	mux.HandleFunc("/datasets/acct/regels/services/kg/sparql", func(w http.ResponseWriter, r *http.Request) {
+		proxy, err := http.NewRequestWithContext(r.Context(), r.Method, kg.URL, r.Body)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		proxy.Header = r.Header.Clone()
+		resp, err := http.DefaultClient.Do(proxy)
+		if err != nil {
+			http.Error(w, err.Error(), 502)
+			return
+		}
+		defer resp.Body.Close()
+		w.Header().Set("Content-Type", resp.Header.Get("Content-Type"))
+		w.WriteHeader(resp.StatusCode)
+		_, _ = io.Copy(w, resp.Body)
+	})
+	triply := httptest.NewServer(mux)
+	defer triply.Close()
+	if got := assetsURL(triply.URL + "/datasets/acct/regels/services/kg/sparql"); got != triply.URL+"/datasets/acct/regels/assets" {
+		t.Fatalf("assetsURL = %q", got)
+	}
+	if got := assetsURL("https://graphdb.example/repositories/regels"); got != "" {
+		t.Errorf("a non-TriplyDB endpoint has no assets: %q", got)
+	}
+	c := serve(t, Config{SPARQLURL: triply.URL + "/datasets/acct/regels/services/kg/sparql", SPARQLToken: "tdb-token"})
+	var got catalogueBody
+	c.Get("/v1/public/regelcatalogus").ExpectStatus(t, 200).Decode(t, &got)
+	logos := map[string]*string{}
+	for _, o := range got.Data.Organisations {
+		logos[o.Identifier] = o.Logo
+	}
+	if logos["A"] == nil || *logos["A"] != "https://assets.example/v2/logo.png" || logos["B"] != nil {
+		t.Errorf("logos %v", got.Data.Organisations)
+	}
+	if auth.Load() != "Bearer tdb-token" {
+		t.Errorf("assets request Authorization %v", auth.Load())
 	}
 }

@@ -18,6 +18,7 @@ type source struct {
 	maxBytes  int64
 	accept    string
 	userAgent string
+	header    http.Header // further request headers, e.g. a bearer token
 }
 
 // TooLargeError reports a response over a source's size cap.
@@ -42,6 +43,9 @@ func (s *source) fetch(ctx context.Context) ([]byte, error) {
 	}
 	req.Header.Set("Accept", s.accept)
 	req.Header.Set("User-Agent", s.userAgent)
+	for k, v := range s.header {
+		req.Header[k] = v
+	}
 	resp, err := s.client.Do(req)
 	if err != nil {
 		return nil, err

@@ -73,6 +73,8 @@ type Public struct {
 	authorities      *cache[[]authority]
 	concepts         *cache[[]Concept]
 	rules            *cache[[]Rule]
+	assets           *source // TriplyDB asset listing; nil for other endpoints
+	assetCache       *cache[map[string]string]
 }
 
 // embeddedBase is the address the in-process example feeds answer at; the
@@ -145,6 +147,10 @@ func New(ctx context.Context, cfg Config) (*Public, error) {
 			HTTPClient: policy.Client(), Timeout: p.catalogueTimeout, BearerToken: cfg.SPARQLToken,
 			MaxResponseBytes: maxBytes, Header: http.Header{"User-Agent": {cfg.UserAgent}},
 		})
+		if raw := assetsURL(cfg.SPARQLURL); raw != "" {
+			p.assets = assetsSource(raw, cfg.SPARQLToken, cfg.UserAgent, policy.Client())
+			p.assetCache = newCache[map[string]string](CatalogueTTL, p.now)
+		}
 	} else {
 		store, err := ExampleGraph(ctx)
 		if err != nil {
@@ -289,6 +295,7 @@ func (p *Public) catalogue(ctx context.Context, force bool) (Catalogue, Catalogu
 		return Catalogue{}, meta, errors.New("every slice failed and none is cached")
 	}
 	out.Services = withAuthorities(out.Services, edges)
+	out.Organisations = p.withLogos(ctx, out.Organisations, force)
 	if out.Services == nil {
 		out.Services = []Service{}
 	}
