@@ -382,14 +382,18 @@ func formError(err error) error {
 }
 
 // safeFileName keeps the base name, without path or control characters,
-// at most 128 bytes.
+// at most 128 bytes. The tracker quotes it in the markdown reference
+// ![name](/uploads/.../name), so markdown and HTML punctuation becomes '_'.
 func safeFileName(name string) string {
 	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
 		name = name[i+1:]
 	}
 	name = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
+		switch {
+		case r < 0x20 || r == 0x7f:
 			return -1
+		case strings.ContainsRune("[]()<>|`*\"", r):
+			return '_'
 		}
 		return r
 	}, name)

@@ -455,3 +455,20 @@ func TestMediaAggregatorGuard(t *testing.T) {
 	guarded.Get("/v1/media-aggregator/search", "Authorization", "m3dia-key-51").ExpectError(t, 401, "UNAUTHORIZED")
 	guarded.Get("/v1/media-aggregator/search", "Authorization", "Bearer m3dia-key-51").ExpectStatus(t, 200)
 }
+
+func TestSafeFileName(t *testing.T) {
+	for in, want := range map[string]string{
+		"scherm.png":                      "scherm.png",
+		"../../etc/passwd":                "passwd",
+		`C:\Users\jan\scherm.png`:         "scherm.png",
+		"a](javascript:alert(1)).png":     "a__javascript:alert_1__.png",
+		"<img src=x>.png":                 "_img src=x_.png",
+		"line\nbreak.png":                 "linebreak.png",
+		"":                                "file",
+		strings.Repeat("é", 100) + ".png": strings.Repeat("é", 64),
+	} {
+		if got := safeFileName(in); got != want {
+			t.Errorf("safeFileName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
