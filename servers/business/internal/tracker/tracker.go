@@ -28,6 +28,10 @@ type Config struct {
 	AltchaKey string // HMAC key; empty: ALTCHA off
 	MediaKey  string // bearer key of the media aggregator search; empty: open
 
+	// MaxForms bounds the multipart forms held in memory at once (each up
+	// to 51 MB); further writes wait their turn. 0 = 4.
+	MaxForms int
+
 	Strict    bool   // outbound policy for redirects (production)
 	UserAgent string // sent to the tracker
 	Logger    *slog.Logger
@@ -51,6 +55,7 @@ type Tracker struct {
 	altcha *altcha // nil: ALTCHA off
 	logger *slog.Logger
 	now    func() time.Time
+	forms  chan struct{} // one token per form held in memory
 }
 
 // New sets the tracker up; it never fails: missing settings make the
@@ -63,6 +68,10 @@ func New(cfg Config) *Tracker {
 	if t.now == nil {
 		t.now = time.Now
 	}
+	if t.cfg.MaxForms <= 0 {
+		t.cfg.MaxForms = 4
+	}
+	t.forms = make(chan struct{}, t.cfg.MaxForms)
 	if t.cfg.UseCaseLabel == "" {
 		t.cfg.UseCaseLabel = "uc::submitted"
 	}
@@ -210,26 +219,35 @@ func (t *Tracker) handleUseCases(w http.ResponseWriter, r *http.Request) error {
 }
 
 // readChecked reads the multipart form of a write and verifies its ALTCHA
-// field; an unconfigured tracker answers before any body is read.
-func (t *Tracker) readChecked(r *http.Request, fileField string, maxFiles int) (*form, error) {
+// field; an unconfigured tracker answers before any body is read. The
+// form's files stay in memory until release is called, so at most MaxForms
+// forms are read at once.
+func (t *Tracker) readChecked(r *http.Request, fileField string, maxFiles int) (f *form, release func(), err error) {
 	if t.gl == nil {
-		return nil, notConfigured()
+		return nil, nil, notConfigured()
 	}
-	f, err := readForm(r, fileField, maxFiles)
+	select {
+	case t.forms <- struct{}{}:
+	case <-r.Context().Done():
+		return nil, nil, r.Context().Err()
+	}
+	release = func() { <-t.forms }
+	if f, err = readForm(r, fileField, maxFiles); err == nil {
+		err = t.checkAltcha(f.fields["altcha"])
+	}
 	if err != nil {
-		return nil, err
+		release()
+		return nil, nil, err
 	}
-	if err := t.checkAltcha(f.fields["altcha"]); err != nil {
-		return nil, err
-	}
-	return f, nil
+	return f, release, nil
 }
 
 func (t *Tracker) handleFeedback(w http.ResponseWriter, r *http.Request) error {
-	form, err := t.readChecked(r, "screenshots", MaxScreenshots)
+	form, release, err := t.readChecked(r, "screenshots", MaxScreenshots)
 	if err != nil {
 		return err
 	}
+	defer release()
 	name, contact, desc := form.field("name"), form.field("contact"), strings.TrimSpace(form.fields["description"])
 	var missing []string
 	for _, f := range []struct{ name, value string }{{"name", name}, {"contact", contact}, {"description", desc}} {
@@ -261,10 +279,11 @@ func (t *Tracker) handleFeedback(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (t *Tracker) handleUpload(w http.ResponseWriter, r *http.Request) error {
-	form, err := t.readChecked(r, "file", 1)
+	form, release, err := t.readChecked(r, "file", 1)
 	if err != nil {
 		return err
 	}
+	defer release()
 	if len(form.files) == 0 {
 		return httpapi.NewError(http.StatusBadRequest, CodeNoFile, "No file under the form field file")
 	}

@@ -472,3 +472,42 @@ func TestSafeFileName(t *testing.T) {
 		}
 	}
 }
+
+// TestFormsInMemoryAreBounded: with MaxForms 1, a second upload waits
+// until the first has been sent to the tracker.
+func TestFormsInMemoryAreBounded(t *testing.T) {
+	gate := make(chan struct{})
+	var active, peak int
+	var mu sync.Mutex
+	gl := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		active++
+		peak = max(peak, active)
+		mu.Unlock()
+		<-gate
+		mu.Lock()
+		active--
+		mu.Unlock()
+		w.WriteHeader(201)
+		fmt.Fprint(w, `{"markdown":"![a](/u/a)","url":"/u/a"}`)
+	}))
+	defer gl.Close()
+	c := serveTracker(t, Config{BaseURL: gl.URL, Token: "t", ProjectPath: "p", MaxForms: 1}, nil)
+	ct, body := multipartBody(t, nil, []fileSpec{{"file", "a.png", png}})
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			post(t, c, "/v1/public/upload-file", ct, body).ExpectStatus(t, 200)
+		}()
+	}
+	for range 3 {
+		time.Sleep(100 * time.Millisecond)
+		gate <- struct{}{}
+	}
+	wg.Wait()
+	if peak != 1 {
+		t.Errorf("%d uploads in flight at once, want 1", peak)
+	}
+}
