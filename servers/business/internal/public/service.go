@@ -217,6 +217,22 @@ func sliceOf[T any](ctx context.Context, p *Public, c *cache[[]T], force bool, q
 	})
 }
 
+// runSlice runs one slice in its own goroutine into dst: the slice's
+// rows, or [] when it failed with nothing cached.
+func runSlice[T any](ctx context.Context, p *Public, wg *sync.WaitGroup, note func(string, bool, bool, time.Time, error),
+	name string, c *cache[[]T], force bool, q func(context.Context, sparql.Endpoint) ([]T, error), dst *[]T) {
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		r, err := sliceOf(ctx, p, c, force, q)
+		*dst = r.value
+		if *dst == nil {
+			*dst = []T{}
+		}
+		note(name, r.hit, r.stale, r.fetched, err)
+	}()
+}
+
 // Catalogue is the rule catalogue's data.
 type Catalogue struct {
 	Services      []Service      `json:"services"`
@@ -264,50 +280,17 @@ func (p *Public) catalogue(ctx context.Context, force bool) (Catalogue, Catalogu
 	}
 	var out Catalogue
 	var edges []authority
-	run := func(f func()) { wg.Add(1); go func() { defer wg.Done(); f() }() }
-	run(func() {
-		r, err := sliceOf(ctx, p, p.services, force, fetchServices)
-		out.Services = r.value
-		note("services", r.hit, r.stale, r.fetched, err)
-	})
-	run(func() {
-		r, err := sliceOf(ctx, p, p.organisations, force, fetchOrganisations)
-		out.Organisations = r.value
-		note("organisations", r.hit, r.stale, r.fetched, err)
-	})
-	run(func() {
-		r, err := sliceOf(ctx, p, p.authorities, force, fetchAuthorities)
-		edges = r.value
-		note("authorities", r.hit, r.stale, r.fetched, err)
-	})
-	run(func() {
-		r, err := sliceOf(ctx, p, p.concepts, force, fetchConcepts)
-		out.Concepts = r.value
-		note("concepts", r.hit, r.stale, r.fetched, err)
-	})
-	run(func() {
-		r, err := sliceOf(ctx, p, p.rules, force, fetchRules)
-		out.Rules = r.value
-		note("rules", r.hit, r.stale, r.fetched, err)
-	})
+	runSlice(ctx, p, &wg, note, "services", p.services, force, fetchServices, &out.Services)
+	runSlice(ctx, p, &wg, note, "organisations", p.organisations, force, fetchOrganisations, &out.Organisations)
+	runSlice(ctx, p, &wg, note, "authorities", p.authorities, force, fetchAuthorities, &edges)
+	runSlice(ctx, p, &wg, note, "concepts", p.concepts, force, fetchConcepts, &out.Concepts)
+	runSlice(ctx, p, &wg, note, "rules", p.rules, force, fetchRules, &out.Rules)
 	wg.Wait()
 	if served == 0 {
 		return Catalogue{}, meta, errors.New("every slice failed and none is cached")
 	}
 	out.Services = withAuthorities(out.Services, edges)
 	out.Organisations = p.withLogos(ctx, out.Organisations, force)
-	if out.Services == nil {
-		out.Services = []Service{}
-	}
-	if out.Organisations == nil {
-		out.Organisations = []Organisation{}
-	}
-	if out.Concepts == nil {
-		out.Concepts = []Concept{}
-	}
-	if out.Rules == nil {
-		out.Rules = []Rule{}
-	}
 	ts := httpapi.Timestamp(oldest)
 	age := p.now().Sub(oldest).Milliseconds()
 	meta.FetchedAt, meta.AgeMs = &ts, &age
