@@ -404,3 +404,26 @@ func TestEmbeddedDefaults(t *testing.T) {
 		t.Errorf("embedded catalogue: %d services, %d organisations, %d concepts", len(cat.Data.Services), len(cat.Data.Organisations), len(cat.Data.Concepts))
 	}
 }
+
+// TestStrictRedirects: in strict mode (production) the configured source
+// passes, but a redirect to an address the outbound policy refuses fails
+// the fetch.
+func TestStrictRedirects(t *testing.T) {
+	var reached atomic.Bool
+	inner := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached.Store(true)
+		fmt.Fprint(w, `<rss version="2.0"><channel><title>c</title><item><title>internal</title></item></channel></rss>`)
+	}))
+	defer inner.Close()
+	redirect := httptest.NewServer(http.RedirectHandler(inner.URL+"/admin", http.StatusFound))
+	defer redirect.Close()
+	serve(t, Config{NewsURL: redirect.URL, Strict: true}).Get("/v1/public/nieuws").ExpectError(t, 502, CodeNewsFetchFailed)
+	if reached.Load() {
+		t.Error("the redirect target was fetched in strict mode")
+	}
+	// Outside strict mode the redirect is followed.
+	serve(t, Config{NewsURL: redirect.URL}).Get("/v1/public/nieuws").ExpectStatus(t, 200)
+	if !reached.Load() {
+		t.Error("the redirect was not followed outside strict mode")
+	}
+}
