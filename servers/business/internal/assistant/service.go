@@ -87,9 +87,9 @@ type Options struct {
 	HTTPClient       *http.Client
 	Catalog          Catalog
 	Logger           *slog.Logger // one line per turn; never the chat text
-	TurnTimeout time.Duration
-	ToolTimeout time.Duration
-	KeepAlive   time.Duration
+	TurnTimeout      time.Duration
+	ToolTimeout      time.Duration
+	KeepAlive        time.Duration
 }
 
 // Service serves the assistant's three routes.
@@ -178,7 +178,9 @@ type chatRequest struct {
 	Sources []string          `json:"sources"`
 }
 
-func invalid(msg string) error { return httpapi.NewError(http.StatusBadRequest, CodeInvalidRequest, msg) }
+func invalid(msg string) error {
+	return httpapi.NewError(http.StatusBadRequest, CodeInvalidRequest, msg)
+}
 
 // readChat decodes and bounds the body (notes §10.1).
 func (s *Service) readChat(r *http.Request) (*chatRequest, []message, error) {

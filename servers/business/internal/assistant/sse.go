@@ -55,7 +55,6 @@ func (s *stream) keepAlive(every time.Duration) {
 	}
 }
 
-
 func (s *stream) send(e event) {
 	b, _ := json.Marshal(e)
 	buf := make([]byte, 0, len(b)+8)

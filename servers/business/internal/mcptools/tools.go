@@ -81,8 +81,10 @@ func objectSchema(props map[string]any, required ...string) json.RawMessage {
 	return b
 }
 
-func str(desc string) map[string]any  { return map[string]any{"type": "string", "description": desc} }
-func intg(desc string) map[string]any { return map[string]any{"type": "integer", "minimum": 1, "maximum": 200, "description": desc} }
+func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
+func intg(desc string) map[string]any {
+	return map[string]any{"type": "integer", "minimum": 1, "maximum": 200, "description": desc}
+}
 func boolean(desc string) map[string]any {
 	return map[string]any{"type": "boolean", "description": desc}
 }
