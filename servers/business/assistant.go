@@ -138,6 +138,13 @@ func (a *app) assistantRoutes(ctx context.Context, r *httpapi.Router) error {
 		return mcptools.Caller{UserID: p.UserID, Tenant: p.Tenant}, true
 	})
 	guarded := a.auth.GuardHTTP(h, func(w http.ResponseWriter, r *http.Request, f *auth.Failure) {
+		// GuardHTTP hands a 401 over with its reason as the code; this
+		// route answers the envelope's UNAUTHORIZED like the others.
+		if f.Status == http.StatusUnauthorized {
+			g := *f
+			g.Code = auth.CodeUnauthorized
+			f = &g
+		}
 		_ = httpapi.WriteError(w, f.APIError())
 	}, role)
 	r.HandleRaw(mcpServerPath, guarded, map[string]openapi.Operation{"POST": {
