@@ -309,7 +309,9 @@ func TestChatModelErrorMidStream(t *testing.T) {
 		t.Fatalf("events %+v, want %+v", got, want)
 	}
 	// A non-2xx answer before any token: the same single error event.
-	fake.script = func(n int, w http.ResponseWriter, r *http.Request) { http.Error(w, `{"error":"bad key sk-ant-test"}`, 401) }
+	fake.script = func(n int, w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":"bad key sk-ant-test"}`, 401)
+	}
 	resp = postChat(t, context.Background(), srv, ta.token(t, caseworker("heusden")), `{"message":"hallo","modelId":"claude-haiku-4-5-20251001"}`)
 	want = []chatEvent{{Type: "error", Code: "MODEL_ERROR", Message: "Anthropic API answered 401"}}
 	if got := readEvents(t, resp); !reflect.DeepEqual(got, want) {
