@@ -277,8 +277,11 @@ func (t *toolset) Call(ctx context.Context, name string, args json.RawMessage) (
 		return "Unknown tool " + name, true, nil
 	}
 	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	// The server refusing this call (bad arguments, unknown tool) is the
+	// model's to fix; anything else (the SDK reports a dead connection as
+	// "rejected by transport", -32005) is a broken provider.
 	var wire *jsonrpc.Error
-	if errors.As(err, &wire) {
+	if errors.As(err, &wire) && (wire.Code == jsonrpc.CodeInvalidParams || wire.Code == jsonrpc.CodeMethodNotFound) {
 		return "Tool call refused: " + wire.Message, true, nil
 	}
 	if err != nil {
