@@ -134,6 +134,9 @@ func (a *anthropic) stream(ctx context.Context, req *modelRequest, delta func(st
 		case "content_block_start":
 			if ev.ContentBlock.Type == "tool_use" {
 				if _, dup := uses[ev.Index]; !dup {
+					if len(order) == maxToolUses {
+						return modelReply{}, &modelError{msg: "Anthropic asked for too many tool calls"}
+					}
 					order = append(order, ev.Index)
 				}
 				uses[ev.Index] = &toolUse{ID: ev.ContentBlock.ID, Name: ev.ContentBlock.Name}

@@ -84,6 +84,7 @@ const (
 	maxEventBytes    = 1 << 20
 	maxToolArgsBytes = 256 << 10
 	maxReplyBytes    = 4 << 20
+	maxToolUses      = 64 // tool calls of one model turn
 )
 
 // sseReader reads server-sent events, each bounded by maxEventBytes.
@@ -194,7 +195,8 @@ func streamBroken(ctx context.Context, provider string, err error) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return &modelError{msg: provider + " stream ended early"}
 	}
-	return &modelError{msg: provider + " stream broke: " + err.Error()}
+	// The cause (addresses, sizes) stays out of the browser's message.
+	return &modelError{msg: provider + " stream broke"}
 }
 
 // argsOrEmpty returns the collected tool arguments, {} when none, and an

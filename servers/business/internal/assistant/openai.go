@@ -160,7 +160,7 @@ func (o *openAI) stream(ctx context.Context, req *modelRequest, delta func(strin
 		for _, tc := range c.Delta.ToolCalls {
 			u, ok := calls[tc.Index]
 			if !ok {
-				if len(calls) >= 64 {
+				if len(calls) == maxToolUses {
 					return modelReply{}, &modelError{msg: "OpenAI asked for too many tool calls"}
 				}
 				u = &toolUse{}
