@@ -167,3 +167,32 @@ func TestToolTransportBroken(t *testing.T) {
 		t.Errorf("the tool error must go back to the model: %s", second)
 	}
 }
+
+// TestModelStreamBounds: a model that asks for too many tool calls or
+// sends oversized arguments ends the turn with MODEL_ERROR.
+func TestModelStreamBounds(t *testing.T) {
+	manyCalls := func(w http.ResponseWriter) {
+		for i := range 65 {
+			anthropicStream(w, fmt.Sprintf(`{"type":"content_block_start","index":%d,"content_block":{"type":"tool_use","id":"t%d","name":"decision_list"}}`, i, i))
+		}
+		anthropicStream(w, `{"type":"message_stop"}`)
+	}
+	hugeArgs := func(w http.ResponseWriter) {
+		anthropicStream(w, `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"decision_list"}}`)
+		chunk, _ := json.Marshal(strings.Repeat("x", 100<<10))
+		for range 3 {
+			anthropicStream(w, `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":`+string(chunk)+`}}`)
+		}
+		anthropicStream(w, `{"type":"message_stop"}`)
+	}
+	for want, script := range map[string]func(http.ResponseWriter){
+		"Anthropic asked for too many tool calls": manyCalls,
+		"Anthropic tool arguments too long":       hugeArgs,
+	} {
+		model := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { script(w) })
+		body := chat(t, newService(t, model, engineCatalog(), assistant.Options{}))
+		if body != `data: {"type":"error","message":"`+want+`","code":"MODEL_ERROR"}`+"\n\n" {
+			t.Errorf("stream %q, want the error %q", body, want)
+		}
+	}
+}
