@@ -161,3 +161,25 @@ func TestMCPServerRefusals(t *testing.T) {
 		ta.c.Post(mcpServerPath, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, headers...).ExpectError(t, tc.status, tc.code)
 	}
 }
+
+// TestMCPExternalConfig: MCP_EXTERNAL_SERVERS entries are parsed into URL
+// and command providers, and a malformed or duplicate entry stops the boot.
+func TestMCPExternalConfig(t *testing.T) {
+	cfg := configFrom(t, map[string]string{"CPRMV_MCP_ENABLED": "true",
+		"MCP_EXTERNAL_SERVERS": "docs=https://mcp.example.nl/mcp, local=/usr/bin/mcp-server --read-only"})
+	ext, err := cfg.mcpExternal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ext) != 3 || ext[0].ID != "cprmv" || ext[0].URL != "https://acc.cprmv.open-regels.nl/mcp" || len(ext[0].Allowed) != 3 ||
+		ext[1].ID != "docs" || ext[1].URL != "https://mcp.example.nl/mcp" || ext[1].Allowed != nil ||
+		ext[2].ID != "local" || strings.Join(ext[2].Command, "|") != "/usr/bin/mcp-server|--read-only" || ext[2].URL != "" {
+		t.Errorf("external providers %+v", ext)
+	}
+	for _, bad := range []string{"no-equals-sign", "Docs=https://x", "operaton=https://x", "a=https://x,a=https://y", "x="} {
+		cfg := configFrom(t, map[string]string{"MCP_EXTERNAL_SERVERS": bad})
+		if _, err := cfg.validate(); err == nil || !strings.Contains(err.Error(), "MCP_EXTERNAL_SERVERS") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
