@@ -120,7 +120,8 @@ func TestToolTransportBroken(t *testing.T) {
 		return mcptools.Caller{}, true
 	}))
 	catalog := mcptools.NewCatalog(mcptools.Options{}, nil,
-		mcptools.External{ID: "remote", DisplayName: "Remote", URL: provider.URL, Allowed: []string{"decision_list", "sparql_query"}})
+		mcptools.External{ID: "remote", DisplayName: "Remote", URL: provider.URL, Allowed: []string{"decision_list", "sparql_query"},
+			HTTPClient: &http.Client{Transport: bearer{}}})
 	catalog.Connect(context.Background())
 	defer catalog.Close()
 	var sources []string
@@ -195,4 +196,13 @@ func TestModelStreamBounds(t *testing.T) {
 			t.Errorf("stream %q, want the error %q", body, want)
 		}
 	}
+}
+
+// bearer sends a bearer token: Handler wants one (its guard is in front).
+type bearer struct{}
+
+func (bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer t")
+	return http.DefaultTransport.RoundTrip(r)
 }

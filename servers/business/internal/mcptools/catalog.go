@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -63,16 +64,16 @@ type externalProvider struct {
 // inProcess are the in-process providers in the order they are offered.
 var inProcess = []struct {
 	id, name, description, prompt string
-	add                           func(s *mcp.Server, o Options, c Caller)
+	add                           func(s *mcp.Server, o Options, caller who)
 }{
 	{ProviderOperaton, "Decision engine", "Decision definitions, deployments and decision evaluation of the engine",
 		"Decision engine tools: list decisions with decision_list (latestVersion=true, maxResults=20); evaluate with decision_evaluate.",
 		addOperaton},
 	{ProviderTriplyDB, "Knowledge graph", "Decision models, rules, services, organisations and concepts (SPARQL)",
 		"Knowledge graph tools: prefer the *_list tools; write SPARQL with sparql_query only when they do not answer.",
-		func(s *mcp.Server, o Options, _ Caller) { addTriplyDB(s, o) }},
+		addTriplyDB},
 	{ProviderLDE, "Linked data explorer assets", "Bundles, forms and documents of the explorer",
-		"", func(s *mcp.Server, _ Options, _ Caller) { addLDE(s) }},
+		"", func(s *mcp.Server, _ Options, caller who) { addLDE(s, caller) }},
 }
 
 // NewCatalog returns the catalog; Connect reaches the external providers.
@@ -98,6 +99,12 @@ func (c *Catalog) Connect(ctx context.Context) {
 				return
 			}
 			c.mu.Lock()
+			if ctx.Err() != nil {
+				// Closed while connecting: do not outlive Close.
+				c.mu.Unlock()
+				session.Close()
+				return
+			}
 			p.session, p.tools, p.connected = session, tools, true
 			c.mu.Unlock()
 			c.log("MCP provider connected", "provider", p.cfg.ID, "tools", len(tools))
@@ -212,7 +219,7 @@ func (c *Catalog) Open(ctx context.Context, tenant string, ids []string) (assist
 			continue
 		}
 		srv := newServer(c.opts, p.id)
-		p.add(srv, c.opts, Caller{Tenant: tenant})
+		p.add(srv, c.opts, fixed(Caller{Tenant: tenant}))
 		st, ct := mcp.NewInMemoryTransports()
 		ss, err := srv.Connect(ctx, st, nil)
 		if err != nil {
@@ -299,18 +306,15 @@ func (t *toolset) Call(ctx context.Context, name string, args json.RawMessage) (
 	return b.String(), res.IsError, nil
 }
 
-// Handler serves NewServer over Streamable HTTP, statelessly: each request
-// builds the server for the caller that caller returns (from the request's
-// verified token), so no session outlives its token and no caller sees
-// another tenant's tools. Put it behind the authentication guard.
+// Handler serves regelkit's read-only tools over Streamable HTTP,
+// statelessly, to the caller that caller returns for the request (from
+// its verified token): one server for all, each tool call acting for its
+// own request's caller, so no session outlives its token and no caller
+// sees another tenant's definitions. Put it behind the authentication
+// guard; a request for which caller answers false is refused with 401.
 func Handler(o Options, caller func(*http.Request) (Caller, bool)) http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
-		c, ok := caller(r)
-		if !ok {
-			return nil
-		}
-		return NewServer(o, c)
-	}, &mcp.StreamableHTTPOptions{
+	srv := newSharedServer(o)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
 		// A bearer token is required in front of this handler, which a
@@ -320,4 +324,13 @@ func Handler(o Options, caller func(*http.Request) (Caller, bool)) http.Handler 
 		MaxRequestBodyBytes:          1 << 20,
 		PropagateRequestCancellation: true,
 	})
+	// The SDK hands the token information to each tool call; the token
+	// itself was verified (signature, expiry, roles) by the guard in front.
+	return sdkauth.RequireBearerToken(func(_ context.Context, _ string, r *http.Request) (*sdkauth.TokenInfo, error) {
+		c, ok := caller(r)
+		if !ok {
+			return nil, sdkauth.ErrInvalidToken
+		}
+		return &sdkauth.TokenInfo{UserID: c.UserID, Extra: map[string]any{"tenant": c.Tenant}}, nil
+	}, &sdkauth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
 }

@@ -89,13 +89,27 @@ func boolean(desc string) map[string]any {
 	return map[string]any{"type": "boolean", "description": desc}
 }
 
-// handler is a tool's body: decoded arguments in, result out.
+// handler is a tool's body: decoded arguments in, result out. The
+// caller is in ctx (callerFrom).
 type handler func(ctx context.Context, args map[string]any) (*mcp.CallToolResult, error)
+
+// who tells a tool call's caller: fixed for a server built for one caller,
+// read from the request's token for the shared server of Handler.
+type who func(*mcp.CallToolRequest) Caller
+
+type callerKey struct{}
+
+func callerFrom(ctx context.Context) Caller {
+	c, _ := ctx.Value(callerKey{}).(Caller)
+	return c
+}
+
+func fixed(c Caller) who { return func(*mcp.CallToolRequest) Caller { return c } }
 
 // add registers a raw tool: the arguments are decoded into a map and
 // checked against nothing more than being an object; each handler reads
 // what it needs with the typed getters below.
-func add(s *mcp.Server, name, desc string, schema json.RawMessage, h handler) {
+func add(s *mcp.Server, caller who, name, desc string, schema json.RawMessage, h handler) {
 	s.AddTool(&mcp.Tool{Name: name, Description: desc, InputSchema: schema,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -104,6 +118,9 @@ func add(s *mcp.Server, name, desc string, schema json.RawMessage, h handler) {
 				if err := json.Unmarshal(raw, &args); err != nil {
 					return errorResult("arguments must be a JSON object"), nil
 				}
+			}
+			if caller != nil {
+				ctx = context.WithValue(ctx, callerKey{}, caller(req))
 			}
 			res, err := h(ctx, args)
 			if err != nil {
@@ -198,7 +215,7 @@ func toDefinition(d engine.DecisionDefinition) definition {
 // decision_evaluate): the decision and deployment tools over o.Engine; the
 // process, task and incident tools answer "not configured" because
 // regelkit's engine has no process side yet.
-func addOperaton(s *mcp.Server, o Options, c Caller) {
+func addOperaton(s *mcp.Server, o Options, caller who) {
 	timeout := o.EngineTimeout
 	if timeout <= 0 {
 		timeout = 30 * time.Second
@@ -214,7 +231,7 @@ func addOperaton(s *mcp.Server, o Options, c Caller) {
 			return h(ctx, args)
 		}
 	}
-	add(s, "decision_list", "List decision definitions visible to the caller (untenanted and the caller's municipality).",
+	add(s, caller, "decision_list", "List decision definitions visible to the caller (untenanted and the caller's municipality).",
 		objectSchema(map[string]any{
 			"keyLike":       str("SQL LIKE pattern on the key, e.g. %toeslag%"),
 			"nameLike":      str("SQL LIKE pattern on the name"),
@@ -240,7 +257,7 @@ func addOperaton(s *mcp.Server, o Options, c Caller) {
 			}
 			defs, err := eng.DecisionDefinitions(ctx, tenantQuery(engine.DecisionDefinitionQuery{
 				KeyLike: keyLike, NameLike: nameLike, LatestVersion: latest, SortBy: "key", SortOrder: "asc",
-			}, c.Tenant))
+			}, callerFrom(ctx).Tenant))
 			if err != nil {
 				return nil, engineMessage(err)
 			}
@@ -253,7 +270,7 @@ func addOperaton(s *mcp.Server, o Options, c Caller) {
 			}
 			return jsonResult(map[string]any{"count": len(defs), "definitions": out})
 		}))
-	add(s, "decision_getByKey", "The latest decision definition with the key (untenanted first, else the caller's municipality's).",
+	add(s, caller, "decision_getByKey", "The latest decision definition with the key (untenanted first, else the caller's municipality's).",
 		objectSchema(map[string]any{"key": str("decision key (the DMN decision id)")}, "key"),
 		withEngine("decision_getByKey", func(ctx context.Context, args map[string]any) (*mcp.CallToolResult, error) {
 			key, err := stringArg(args, "key", true)
@@ -261,15 +278,15 @@ func addOperaton(s *mcp.Server, o Options, c Caller) {
 				return errorResult(err.Error()), nil
 			}
 			d, err := eng.LatestDecisionDefinition(ctx, key, "")
-			if errors.Is(err, engine.ErrNotFound) && c.Tenant != "" {
-				d, err = eng.LatestDecisionDefinition(ctx, key, c.Tenant)
+			if errors.Is(err, engine.ErrNotFound) && callerFrom(ctx).Tenant != "" {
+				d, err = eng.LatestDecisionDefinition(ctx, key, callerFrom(ctx).Tenant)
 			}
 			if err != nil {
 				return nil, engineMessage(err)
 			}
 			return jsonResult(toDefinition(d))
 		}))
-	add(s, "decision_evaluate", "Evaluate the latest decision with the key for the given input variables; "+
+	add(s, caller, "decision_evaluate", "Evaluate the latest decision with the key for the given input variables; "+
 		"the variable municipality is always the caller's municipality. Answers the result rows.",
 		objectSchema(map[string]any{
 			"key":       str("decision key"),
@@ -291,12 +308,12 @@ func addOperaton(s *mcp.Server, o Options, c Caller) {
 			if err != nil {
 				return errorResult(err.Error()), nil
 			}
-			if c.Tenant != "" {
-				vars[TenantVariable] = engine.String(c.Tenant)
+			if callerFrom(ctx).Tenant != "" {
+				vars[TenantVariable] = engine.String(callerFrom(ctx).Tenant)
 			}
 			res, err := eng.Evaluate(ctx, key, "", vars)
-			if errors.Is(err, engine.ErrNotFound) && c.Tenant != "" {
-				res, err = eng.Evaluate(ctx, key, c.Tenant, vars)
+			if errors.Is(err, engine.ErrNotFound) && callerFrom(ctx).Tenant != "" {
+				res, err = eng.Evaluate(ctx, key, callerFrom(ctx).Tenant, vars)
 			}
 			if err != nil {
 				return nil, engineMessage(err)
@@ -312,10 +329,10 @@ func addOperaton(s *mcp.Server, o Options, c Caller) {
 			return jsonResult(map[string]any{"rowCount": len(res), "rows": rows})
 		}))
 	deployments := func(ctx context.Context, q engine.DeploymentQuery) ([]engine.Deployment, error) {
-		if c.Tenant == "" {
+		if callerFrom(ctx).Tenant == "" {
 			q.WithoutTenantID = true
 		} else {
-			q.TenantIDIn, q.IncludeDeploymentsWithoutTenant = []string{c.Tenant}, true
+			q.TenantIDIn, q.IncludeDeploymentsWithoutTenant = []string{callerFrom(ctx).Tenant}, true
 		}
 		return eng.Deployments(ctx, q)
 	}
@@ -333,7 +350,7 @@ func addOperaton(s *mcp.Server, o Options, c Caller) {
 		sort.Strings(out.Decisions)
 		return out
 	}
-	add(s, "deployment_list", "List deployments visible to the caller, newest first.",
+	add(s, caller, "deployment_list", "List deployments visible to the caller, newest first.",
 		objectSchema(map[string]any{"maxResults": intg("at most this many (default 20, max 200)")}),
 		withEngine("deployment_list", func(ctx context.Context, args map[string]any) (*mcp.CallToolResult, error) {
 			max, err := intArg(args, "maxResults", 20, 200)
@@ -350,7 +367,7 @@ func addOperaton(s *mcp.Server, o Options, c Caller) {
 			}
 			return jsonResult(out)
 		}))
-	add(s, "deployment_count", "Count the deployments visible to the caller.", objectSchema(map[string]any{}),
+	add(s, caller, "deployment_count", "Count the deployments visible to the caller.", objectSchema(map[string]any{}),
 		withEngine("deployment_count", func(ctx context.Context, args map[string]any) (*mcp.CallToolResult, error) {
 			ds, err := deployments(ctx, engine.DeploymentQuery{})
 			if err != nil {
@@ -358,7 +375,7 @@ func addOperaton(s *mcp.Server, o Options, c Caller) {
 			}
 			return jsonResult(map[string]int{"count": len(ds)})
 		}))
-	add(s, "deployment_getById", "One deployment by id, with the keys of its decisions.",
+	add(s, caller, "deployment_getById", "One deployment by id, with the keys of its decisions.",
 		objectSchema(map[string]any{"id": str("deployment id")}, "id"),
 		withEngine("deployment_getById", func(ctx context.Context, args map[string]any) (*mcp.CallToolResult, error) {
 			id, err := stringArg(args, "id", true)
@@ -379,7 +396,7 @@ func addOperaton(s *mcp.Server, o Options, c Caller) {
 		"processInstance_list", "processInstance_count", "processInstance_get",
 		"task_list", "task_count", "task_getById", "incident_list", "incident_count",
 	} {
-		add(s, name, "Process-engine tool; not available while this server's engine serves decisions only.",
+		add(s, caller, name, "Process-engine tool; not available while this server's engine serves decisions only.",
 			json.RawMessage(`{"type":"object"}`), func(context.Context, map[string]any) (*mcp.CallToolResult, error) {
 				return notConfigured(name, "the process side of the engine is not available"), nil
 			})
@@ -400,7 +417,7 @@ func engineMessage(err error) error {
 }
 
 // addTriplyDB registers the knowledge-graph provider's tools over o.Graph.
-func addTriplyDB(s *mcp.Server, o Options) {
+func addTriplyDB(s *mcp.Server, o Options, caller who) {
 	g := o.Graph
 	withGraph := func(name string, h handler) handler {
 		return func(ctx context.Context, args map[string]any) (*mcp.CallToolResult, error) {
@@ -410,7 +427,7 @@ func addTriplyDB(s *mcp.Server, o Options) {
 			return h(ctx, args)
 		}
 	}
-	add(s, "sparql_query", "Run a read-only SPARQL 1.1 SELECT or ASK query on the knowledge graph "+
+	add(s, caller, "sparql_query", "Run a read-only SPARQL 1.1 SELECT or ASK query on the knowledge graph "+
 		"(decision models cprmv:DecisionModel, rules, services cpsv:PublicService, organisations cv:PublicOrganisation, skos:Concept).",
 		objectSchema(map[string]any{"query": str("SELECT or ASK query")}, "query"),
 		withGraph("sparql_query", func(ctx context.Context, args map[string]any) (*mcp.CallToolResult, error) {
@@ -433,7 +450,7 @@ func addTriplyDB(s *mcp.Server, o Options) {
 			return jsonResult(res)
 		}))
 	list := func(name, desc, query string) {
-		add(s, name, desc, objectSchema(map[string]any{"maxResults": intg("at most this many (default 20, max 200)")}),
+		add(s, caller, name, desc, objectSchema(map[string]any{"maxResults": intg("at most this many (default 20, max 200)")}),
 			withGraph(name, func(ctx context.Context, args map[string]any) (*mcp.CallToolResult, error) {
 				max, err := intArg(args, "maxResults", 20, 200)
 				if err != nil {
@@ -468,7 +485,7 @@ func addTriplyDB(s *mcp.Server, o Options) {
   VALUES ?class { <https://cprmv.open-regels.nl/0.3.0/Rule> <https://standaarden.open-regels.nl/standards/cprmv/0.4.1#Rule> }
   ?rule a ?class . OPTIONAL { ?rule dct:title ?title } } ORDER BY ?rule LIMIT %d`)
 	for _, name := range []string{"dmn_get", "dmn_chain_links", "dmn_enhanced_chain_links", "dmn_semantic_equivalences", "service_rules_metadata"} {
-		add(s, name, "Knowledge-graph tool of the hosted TriplyDB provider; not available here: use sparql_query.",
+		add(s, caller, name, "Knowledge-graph tool of the hosted TriplyDB provider; not available here: use sparql_query.",
 			json.RawMessage(`{"type":"object"}`), func(context.Context, map[string]any) (*mcp.CallToolResult, error) {
 				return notConfigured(name, "use sparql_query on the embedded knowledge graph instead"), nil
 			})
@@ -490,9 +507,9 @@ func rows(res *sparql.Results) []map[string]string {
 
 // addLDE registers the explorer-asset tools: the asset tables live in the
 // explorer's database, which this server does not reach.
-func addLDE(s *mcp.Server) {
+func addLDE(s *mcp.Server, caller who) {
 	for _, name := range []string{"bundle_list", "bundle_get", "form_list", "form_get", "document_list", "document_get"} {
-		add(s, name, "Explorer asset tool; not available on this server.", json.RawMessage(`{"type":"object"}`),
+		add(s, caller, name, "Explorer asset tool; not available on this server.", json.RawMessage(`{"type":"object"}`),
 			func(context.Context, map[string]any) (*mcp.CallToolResult, error) {
 				return notConfigured(name, "the explorer's asset database is not connected"), nil
 			})
@@ -503,8 +520,25 @@ func addLDE(s *mcp.Server) {
 // engine's and the knowledge graph's) acting for c.
 func NewServer(o Options, c Caller) *mcp.Server {
 	s := newServer(o, "regelkit")
-	addOperaton(s, o, c)
-	addTriplyDB(s, o)
+	addOperaton(s, o, fixed(c))
+	addTriplyDB(s, o, fixed(c))
+	return s
+}
+
+// newSharedServer is NewServer for every caller: each call's caller comes
+// from the token information Handler puts on the request.
+func newSharedServer(o Options) *mcp.Server {
+	s := newServer(o, "regelkit")
+	caller := func(req *mcp.CallToolRequest) Caller {
+		ti := req.Extra.TokenInfo
+		if ti == nil {
+			return Caller{}
+		}
+		tenant, _ := ti.Extra["tenant"].(string)
+		return Caller{UserID: ti.UserID, Tenant: tenant}
+	}
+	addOperaton(s, o, caller)
+	addTriplyDB(s, o, caller)
 	return s
 }
 
