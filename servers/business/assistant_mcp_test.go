@@ -32,7 +32,7 @@ func connectMCP(t *testing.T, srv *httptest.Server, token string) (*mcp.ClientSe
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	tr := &mcp.StreamableClientTransport{Endpoint: srv.URL + mcpServerPath,
-		HTTPClient: &http.Client{Transport: bearerTransport{token}}, DisableStandaloneSSE: true, MaxRetries: -1}
+		HTTPClient: &http.Client{Transport: bearerTransport{token}}, MaxRetries: -1}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, tr, nil)
 	if err == nil {
 		t.Cleanup(func() { cs.Close() })

@@ -4,11 +4,11 @@
 // MCP providers, forwarded to the browser as server-sent events (status,
 // delta, done, error).
 //
-// The one call a newcomer needs is Service.Chat, mounted behind the role
-// guard:
+// The one call a newcomer needs is New; its handlers are mounted behind
+// the role guard (Catalog is the tool providers, see package mcptools):
 //
-//	svc := assistant.New(assistant.Options{AnthropicKey: key, Toolboxes: open})
-//	router.Handle("POST", "/v1/mcp/chat", svc.Chat, op)
+//	svc := assistant.New(assistant.Options{Enabled: true, AnthropicKey: key, Catalog: catalog})
+//	router.Handle("POST", "/v1/mcp/chat", guard(svc.HandleChat), op)
 //
 // Every input is bounded: the message and history (count and bytes), the
 // provider's stream (bytes per event, bytes of a tool call's arguments),

@@ -14,6 +14,7 @@
 //	srv := mcptools.NewServer(opts, mcptools.Caller{Tenant: "0363"})
 //	session, err := srv.Connect(ctx, transport, nil)
 //
-// Catalog (the assistant's tool providers) and Handler (the MCP endpoint)
-// build on it.
+// Catalog (the assistant's tool providers, built per turn for the caller)
+// and Handler (the MCP endpoint: one server whose tool calls act for the
+// caller of their own request) serve the same tools.
 package mcptools
