@@ -1,7 +1,10 @@
 package assistant
 
 import (
+	"context"
+	"encoding/json"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -58,6 +61,38 @@ func FuzzSSEReader(f *testing.F) {
 			}
 			if _, _, err := r.next(); err != nil {
 				return
+			}
+		}
+	})
+}
+
+// bodyTransport answers every request with 200 and body.
+type bodyTransport struct{ body string }
+
+func (b bodyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(b.body)), Request: r}, nil
+}
+
+// FuzzModelStreams: whatever a provider streams, both parsers end in a
+// reply or an error, never a panic, and a reply's tool inputs are JSON.
+func FuzzModelStreams(f *testing.F) {
+	f.Add("data: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"n\"}}\n\n" +
+		"data: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{}\"}}\n\n" +
+		"data: {\"type\":\"message_stop\"}\n\n")
+	f.Add("data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"function\":{\"name\":\"n\",\"arguments\":\"{\\\"a\\\":1}\"}}]}}]}\n\ndata: [DONE]\n\n")
+	f.Add("data: {\"type\":\"error\",\"error\":{\"type\":\"x\"}}\n\n")
+	f.Fuzz(func(t *testing.T, body string) {
+		c := &http.Client{Transport: bodyTransport{body}}
+		req := &modelRequest{Model: "m", MaxTokens: 1, Messages: []message{{Role: roleUser, Content: "x"}}}
+		for _, m := range []model{&anthropic{baseURL: "http://x", key: "k", client: c}, &openAI{baseURL: "http://x", key: "k", client: c}} {
+			reply, err := m.stream(context.Background(), req, func(string) {})
+			if err != nil {
+				continue
+			}
+			for _, u := range reply.ToolUses {
+				if !json.Valid(u.Input) {
+					t.Fatalf("tool input %q is not JSON", u.Input)
+				}
 			}
 		}
 	})
