@@ -17,6 +17,8 @@ import (
 	"github.com/regelkit/regelkit/engine/local"
 	"github.com/regelkit/regelkit/servers/business/internal/assistant"
 	"github.com/regelkit/regelkit/servers/business/internal/mcptools"
+	"github.com/regelkit/regelkit/sparql/graph"
+	"github.com/regelkit/regelkit/sparql/memstore"
 )
 
 // TestMain doubles as a stdio MCP server: the test binary started with
@@ -154,3 +156,38 @@ const oneDecision = `<?xml version="1.0" encoding="UTF-8"?>
     <literalExpression id="e"><text>1</text></literalExpression>
   </decision>
 </definitions>`
+
+// TestSPARQLQueryForms: SELECT and ASK (after any prologue) answer; an
+// update or CONSTRUCT is refused as a tool error.
+func TestSPARQLQueryForms(t *testing.T) {
+	store := memstore.New()
+	store.Add(graph.Quad{S: graph.IRI("https://x.example/a"), P: graph.IRI("https://x.example/p"), O: graph.IRI("https://x.example/b")})
+	ts, err := mcptools.NewCatalog(mcptools.Options{Graph: store}, nil).Open(context.Background(), "", []string{"triplydb"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ts.Close()
+	for query, want := range map[string]string{
+		"# comment\nPREFIX x: <https://x.example/>\nBASE <https://x.example/>\nask { x:a x:p ?o }": `"boolean": true`,
+		"PREFIX x: <https://x.example/> ASK { x:a x:p x:a }":                                       `"boolean": false`,
+		"SELECT ?o WHERE { <https://x.example/a> ?p ?o }":                                          `"value": "https://x.example/b"`,
+	} {
+		text, isErr, err := ts.Call(context.Background(), "sparql_query", mustJSON(map[string]string{"query": query}))
+		if err != nil || isErr || !strings.Contains(text, want) {
+			t.Errorf("%q = %s (error %v %v), want %s", query, text, isErr, err, want)
+		}
+	}
+	for _, query := range []string{"INSERT DATA { <a:b> <a:c> <a:d> }", "CONSTRUCT WHERE { ?s ?p ?o }", "DELETE WHERE { ?s ?p ?o }"} {
+		if text, isErr, err := ts.Call(context.Background(), "sparql_query", mustJSON(map[string]string{"query": query})); err != nil || !isErr {
+			t.Errorf("%q must be refused, got %s %v", query, text, err)
+		}
+	}
+	if store.Len() != 1 {
+		t.Errorf("the store changed: %d quads", store.Len())
+	}
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/sparql"
-	"github.com/regelkit/regelkit/sparql/memstore"
 )
 
 // Options are the backing services of the in-process tools. A nil field
@@ -435,15 +435,15 @@ func addTriplyDB(s *mcp.Server, o Options, caller who) {
 			if err != nil {
 				return errorResult(err.Error()), nil
 			}
-			res, err := g.Select(ctx, q)
-			var fe *memstore.QueryFormError
-			if errors.As(err, &fe) {
+			if askQuery.MatchString(q) {
 				ok, err := g.Ask(ctx, q)
 				if err != nil {
 					return nil, err
 				}
 				return jsonResult(map[string]bool{"boolean": ok})
 			}
+			// Anything but SELECT fails here: updates never run.
+			res, err := g.Select(ctx, q)
 			if err != nil {
 				return nil, err
 			}
@@ -491,6 +491,11 @@ func addTriplyDB(s *mcp.Server, o Options, caller who) {
 			})
 	}
 }
+
+// askQuery recognises an ASK query after its prologue (comments, PREFIX
+// and BASE declarations), for endpoints that cannot tell the form
+// themselves.
+var askQuery = regexp.MustCompile(`(?i)^(?:\s+|#[^\n]*(?:\n|$)|PREFIX\s+[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>)*ASK\b`)
 
 // rows flattens a SELECT result to variable → lexical value.
 func rows(res *sparql.Results) []map[string]string {
