@@ -119,11 +119,13 @@ func (a *app) assistantRoutes(ctx context.Context, r *httpapi.Router) error {
 		Description: "Body {message, modelId, history?: [{role: user|assistant, content}] (≤ 50), sources?: [provider ids]}. " +
 			"Events `data: {type: status|delta|done|error, ...}`; `: keep-alive` comments every 15 s; at most 10 tool rounds; 480 s per turn; " +
 			"error {type, code: TIMEOUT|MODEL_ERROR|TOOL_ERROR|INTERNAL, message} ends the stream without done. " +
-			"Before the stream: 400 INVALID_REQUEST, 503 MCP_DISABLED, 503 MCP_NOT_CONNECTED. Not audited; the text is never logged.",
+			"Before the stream: 400 INVALID_REQUEST, 503 MCP_DISABLED, 503 MCP_NOT_CONNECTED, 429 RATE_LIMIT_EXCEEDED (64 turns in progress). " +
+			"Not audited; the text is never logged.",
 		Tags: tags,
 		Responses: map[string]openapi.Response{
 			"200": {Description: "text/event-stream"},
 			"400": {Description: "INVALID_REQUEST"},
+			"429": {Description: "RATE_LIMIT_EXCEEDED"},
 			"503": {Description: "MCP_DISABLED or MCP_NOT_CONNECTED"},
 		},
 	})

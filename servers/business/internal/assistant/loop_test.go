@@ -206,3 +206,39 @@ func (bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("Authorization", "Bearer t")
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// TestMaxTurns: a turn beyond MaxTurns in progress is refused with 429
+// before its stream opens; the slot frees when a turn ends.
+func TestMaxTurns(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan struct{}, 1)
+	model := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		started <- struct{}{}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		anthropicStream(w, `{"type":"message_stop"}`)
+	})
+	srv := newService(t, model, engineCatalog(), assistant.Options{MaxTurns: 1})
+	first := make(chan string)
+	go func() { first <- chat(t, srv) }()
+	<-started
+	resp, err := http.Post(srv.URL, "application/json", strings.NewReader(`{"message":"hoi","modelId":"claude-sonnet-4-20250514"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 429 || !strings.Contains(string(b), `"code":"RATE_LIMIT_EXCEEDED"`) {
+		t.Errorf("second turn: %d %s", resp.StatusCode, b)
+	}
+	close(release)
+	if got := <-first; got != `data: {"type":"done"}`+"\n\n" {
+		t.Errorf("first turn: %q", got)
+	}
+	go func() { <-started }()
+	if got := chat(t, srv); got != `data: {"type":"done"}`+"\n\n" {
+		t.Errorf("turn after the first ended: %q", got)
+	}
+}

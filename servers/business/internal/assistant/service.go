@@ -26,6 +26,7 @@ const (
 	DefaultTurnTimeout = 480 * time.Second
 	DefaultToolTimeout = 60 * time.Second
 	DefaultKeepAlive   = 15 * time.Second
+	DefaultMaxTurns    = 64
 	maxRounds          = 10
 	maxTokens          = 4096
 	maxResultChars     = 12000
@@ -90,6 +91,9 @@ type Options struct {
 	TurnTimeout      time.Duration
 	ToolTimeout      time.Duration
 	KeepAlive        time.Duration
+	// MaxTurns bounds the turns in progress: each holds a model stream and
+	// tool sessions for up to TurnTimeout. Default DefaultMaxTurns.
+	MaxTurns int
 }
 
 // Service serves the assistant's three routes.
@@ -97,6 +101,7 @@ type Service struct {
 	o      Options
 	models []Model
 	byID   map[string]model
+	turns  chan struct{} // semaphore of the turns in progress
 }
 
 // anthropicModels and openAIModels are the models offered per key (notes
@@ -124,6 +129,9 @@ func New(o Options) *Service {
 	if o.KeepAlive == 0 {
 		o.KeepAlive = DefaultKeepAlive
 	}
+	if o.MaxTurns <= 0 {
+		o.MaxTurns = DefaultMaxTurns
+	}
 	if o.HTTPClient == nil {
 		// No client timeout: the turn's context bounds the stream.
 		o.HTTPClient = &http.Client{}
@@ -134,7 +142,7 @@ func New(o Options) *Service {
 	if o.OpenAIBaseURL == "" {
 		o.OpenAIBaseURL = "https://api.openai.com"
 	}
-	s := &Service{o: o, byID: map[string]model{}}
+	s := &Service{o: o, byID: map[string]model{}, turns: make(chan struct{}, o.MaxTurns)}
 	if o.AnthropicKey != "" {
 		m := &anthropic{baseURL: o.AnthropicBaseURL, key: o.AnthropicKey, client: o.HTTPClient}
 		for _, md := range anthropicModels {
@@ -248,6 +256,13 @@ func (s *Service) HandleChat(w http.ResponseWriter, r *http.Request) error {
 	req, msgs, err := s.readChat(r)
 	if err != nil {
 		return err
+	}
+	select {
+	case s.turns <- struct{}{}:
+		defer func() { <-s.turns }()
+	default:
+		return httpapi.NewError(http.StatusTooManyRequests, "RATE_LIMIT_EXCEEDED",
+			"Too many assistant conversations in progress, please try again later")
 	}
 	p := auth.FromContext(r.Context())
 	var user, tenant string
