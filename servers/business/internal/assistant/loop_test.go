@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/regelkit/regelkit/engine/local"
 	"github.com/regelkit/regelkit/servers/business/internal/assistant"
 	"github.com/regelkit/regelkit/servers/business/internal/mcptools"
@@ -240,5 +242,51 @@ func TestMaxTurns(t *testing.T) {
 	go func() { <-started }()
 	if got := chat(t, srv); got != `data: {"type":"done"}`+"\n\n" {
 		t.Errorf("turn after the first ended: %q", got)
+	}
+}
+
+// TestSlowTool: a tool past ToolTimeout answers the model with an error
+// result and the turn goes on.
+func TestSlowTool(t *testing.T) {
+	slow := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1"}, nil)
+	slow.AddTool(&mcp.Tool{Name: "slow_tool", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			select {
+			case <-ctx.Done():
+			case <-time.After(5 * time.Second):
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "late"}}}, nil
+		})
+	provider := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return slow }, nil))
+	defer provider.Close()
+	catalog := mcptools.NewCatalog(mcptools.Options{}, nil, mcptools.External{ID: "slow", URL: provider.URL})
+	catalog.Connect(context.Background())
+	defer catalog.Close()
+
+	var calls atomic.Int32
+	var second atomic.Value
+	model := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if calls.Add(1) == 1 {
+			anthropicStream(w, toolUse("toolu_1", "slow_tool", `{}`)...)
+			return
+		}
+		second.Store(string(b))
+		anthropicStream(w, `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Helaas."}}`,
+			`{"type":"message_delta","delta":{"stop_reason":"end_turn"}}`, `{"type":"message_stop"}`)
+	})
+	srv := newService(t, model, catalog, assistant.Options{ToolTimeout: 200 * time.Millisecond})
+	resp, err := http.Post(srv.URL, "application/json", strings.NewReader(`{"message":"hoi","modelId":"claude-sonnet-4-20250514","sources":["slow"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	want := `data: {"type":"status","message":"Calling slow_tool…"}` + "\n\n" + `data: {"type":"delta","text":"Helaas."}` + "\n\n" + `data: {"type":"done"}` + "\n\n"
+	if string(b) != want {
+		t.Errorf("stream:\n%s", b)
+	}
+	if s, _ := second.Load().(string); !strings.Contains(s, `"content":"The tool did not answer within 200ms","is_error":true`) {
+		t.Errorf("second model request: %s", s)
 	}
 }

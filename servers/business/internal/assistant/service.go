@@ -341,7 +341,13 @@ func (t *turn) run(ctx context.Context, msgs []message) {
 			t.stream.send(event{Type: "status", Message: "Calling " + u.Name + "…"})
 			cctx, cancel := context.WithTimeout(ctx, t.svc.o.ToolTimeout)
 			text, isErr, err := t.tools.Call(cctx, u.Name, u.Input)
+			slow := errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 			cancel()
+			if err != nil && slow {
+				// A slow tool is the model's to work around, not the end of
+				// the turn.
+				text, isErr, err = "The tool did not answer within "+t.svc.o.ToolTimeout.String(), true, nil
+			}
 			if err != nil {
 				t.fail(ctx, err, "TOOL_ERROR")
 				return
