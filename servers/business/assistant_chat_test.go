@@ -398,7 +398,7 @@ func TestChatPreflight(t *testing.T) {
 	for _, s := range sources {
 		ids = append(ids, fmt.Sprint(s["id"], ":", s["connected"]))
 	}
-	if strings.Join(ids, ",") != "operaton:true,triplydb:true,lde:true" {
+	if strings.Join(ids, ",") != "operaton:true,triplydb:true,cprmv:true,lde:true" {
 		t.Errorf("sources %v", ids)
 	}
 	var models []map[string]any

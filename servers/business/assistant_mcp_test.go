@@ -80,7 +80,8 @@ func TestMCPServer(t *testing.T) {
 	for _, tool := range list.Tools {
 		names = append(names, tool.Name)
 	}
-	for _, want := range []string{"decision_list", "decision_getByKey", "decision_evaluate", "deployment_list", "sparql_query", "dmn_list"} {
+	for _, want := range []string{"decision_list", "decision_getByKey", "decision_evaluate", "deployment_list", "sparql_query", "dmn_list",
+		"rules_rules__rule_id_path__get"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("tools %v lack %s", names, want)
 		}
@@ -126,6 +127,21 @@ func TestMCPServer(t *testing.T) {
 	}
 	if text, isErr := callText(t, cs, "sparql_query", map[string]any{"query": "INSERT DATA { <a:b> <a:c> <a:d> }"}); !isErr {
 		t.Errorf("an update must be refused, got %s", text)
+	}
+	// Norms by rule id path: one rule, a ruleset version, and text that
+	// tries to leave the SPARQL literal.
+	text, isErr = callText(t, cs, "rules_rules__rule_id_path__get", map[string]any{"rule_id_path": "BWBR0015703_2025-07-01_2, Artikel 21 onderdeel b"})
+	if isErr || !strings.Contains(text, `"norm": "1955.80"`) || strings.Count(text, `"ruleIdPath"`) != 1 {
+		t.Errorf("one rule = %s", text)
+	}
+	text, _ = callText(t, cs, "rules_rules__rule_id_path__get", map[string]any{"rule_id_path": "BWBR0015703_2025-07-01_1"})
+	if !strings.Contains(text, `"ruleIdPath": "BWBR0015703_2025-07-01_1, Artikel 21 onderdeel a"`) ||
+		!strings.Contains(text, `"ruleIdPath": "BWBR0015703_2025-07-01_1, Artikel 22 onderdeel a"`) || strings.Contains(text, "2025-07-01_2") {
+		t.Errorf("ruleset version = %s", text)
+	}
+	if text, isErr := callText(t, cs, "rules_rules__rule_id_path__get", map[string]any{"rule_id_path": `x") || true || ("`}); !isErr ||
+		text != `no rule with the rule id path x") || true || ("` {
+		t.Errorf("injection attempt = %q (error %v)", text, isErr)
 	}
 	if text, isErr := callText(t, cs, "decision_evaluate", map[string]any{}); !isErr || text != "key is required" {
 		t.Errorf("no key = %q", text)

@@ -72,6 +72,8 @@ var inProcess = []struct {
 	{ProviderTriplyDB, "Knowledge graph", "Decision models, rules, services, organisations and concepts (SPARQL)",
 		"Knowledge graph tools: prefer the *_list tools; write SPARQL with sparql_query only when they do not answer.",
 		addTriplyDB},
+	{ProviderCPRMV, "Rule-serving API", "Norms and rules of Dutch law by rule id path (from the knowledge graph's norms)",
+		"Rule-serving tools: read norms with rules_rules__rule_id_path__get.", addCPRMV},
 	{ProviderLDE, "Linked data explorer assets", "Bundles, forms and documents of the explorer",
 		"", func(s *mcp.Server, _ Options, caller who) { addLDE(s, caller) }},
 }
@@ -188,6 +190,9 @@ func (c *Catalog) Close() {
 func (c *Catalog) Sources() []assistant.Source {
 	out := make([]assistant.Source, 0, len(inProcess)+len(c.external))
 	for _, p := range inProcess {
+		if c.replaced(p.id) {
+			continue
+		}
 		out = append(out, assistant.Source{ID: p.id, DisplayName: p.name, Description: p.description, Connected: true})
 	}
 	c.mu.RLock()
@@ -197,6 +202,17 @@ func (c *Catalog) Sources() []assistant.Source {
 			Connected: p.connected})
 	}
 	return out
+}
+
+// replaced reports whether an external provider takes the id of an
+// in-process one (CPRMV_MCP_ENABLED: the hosted rule-serving API).
+func (c *Catalog) replaced(id string) bool {
+	for _, p := range c.external {
+		if p.cfg.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // Open implements assistant.Catalog: the in-process providers get a server
@@ -215,7 +231,7 @@ func (c *Catalog) Open(ctx context.Context, tenant string, ids []string) (assist
 		}
 	}
 	for _, p := range inProcess {
-		if !selected(p.id) {
+		if !selected(p.id) || c.replaced(p.id) {
 			continue
 		}
 		srv := newServer(c.opts, p.id)

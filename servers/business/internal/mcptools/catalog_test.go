@@ -77,7 +77,7 @@ func TestStdioProviderAndDuplicates(t *testing.T) {
 	for _, s := range c.Sources() {
 		got = append(got, s.ID+":"+map[bool]string{true: "up", false: "down"}[s.Connected])
 	}
-	if strings.Join(got, ",") != "operaton:up,triplydb:up,lde:up,child:up,absent:down" {
+	if strings.Join(got, ",") != "operaton:up,triplydb:up,cprmv:up,lde:up,child:up,absent:down" {
 		t.Fatalf("sources %v", got)
 	}
 
@@ -135,18 +135,29 @@ func TestNotConfiguredTools(t *testing.T) {
 	}
 	defer ts.Close()
 	for tool, want := range map[string]string{
-		"bundle_list":               "bundle_list is not configured on this server: the explorer's asset database is not connected",
-		"processInstance_list":      "processInstance_list is not configured on this server: the process side of the engine is not available",
-		"decision_evaluate":         "decision_evaluate is not configured on this server: no decision engine",
-		"dmn_semantic_equivalences": "dmn_semantic_equivalences is not configured on this server: use sparql_query on the embedded knowledge graph instead",
+		"bundle_list":                               "bundle_list is not configured on this server: the explorer's asset database is not connected",
+		"processInstance_list":                      "processInstance_list is not configured on this server: the process side of the engine is not available",
+		"decision_evaluate":                         "decision_evaluate is not configured on this server: no decision engine",
+		"dmn_semantic_equivalences":                 "dmn_semantic_equivalences is not configured on this server: use sparql_query on the embedded knowledge graph instead",
+		"ref_ref__referencemethod___reference__get": "ref_ref__referencemethod___reference__get is not configured on this server: the hosted rule-serving API is not enabled (CPRMV_MCP_ENABLED)",
 	} {
 		text, isErr, err := ts.Call(context.Background(), tool, json.RawMessage(`{}`))
 		if err != nil || !isErr || text != want {
 			t.Errorf("%s = %q %v %v", tool, text, isErr, err)
 		}
 	}
-	if n := len(ts.Tools()); n != 16+1+11+6 {
-		t.Errorf("%d tools, want 17 engine + 11 knowledge graph + 6 asset tools", n)
+	if n := len(ts.Tools()); n != 17+11+3+6 {
+		t.Errorf("%d tools, want 17 engine + 11 knowledge graph + 3 rule-serving + 6 asset tools", n)
+	}
+	// With the hosted rule-serving API configured, it replaces the
+	// in-process one under the same id.
+	hosted := mcptools.NewCatalog(mcptools.Options{}, nil, mcptools.External{ID: "cprmv", URL: "http://127.0.0.1:1/mcp"})
+	var ids []string
+	for _, s := range hosted.Sources() {
+		ids = append(ids, s.ID)
+	}
+	if strings.Join(ids, ",") != "operaton,triplydb,lde,cprmv" {
+		t.Errorf("sources with the hosted cprmv: %v", ids)
 	}
 }
 

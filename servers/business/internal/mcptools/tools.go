@@ -522,11 +522,12 @@ func addLDE(s *mcp.Server, caller who) {
 }
 
 // NewServer returns the MCP server of regelkit's read-only tools (the
-// engine's and the knowledge graph's) acting for c.
+// engine's, the knowledge graph's and its norms') acting for c.
 func NewServer(o Options, c Caller) *mcp.Server {
 	s := newServer(o, "regelkit")
 	addOperaton(s, o, fixed(c))
 	addTriplyDB(s, o, fixed(c))
+	addCPRMV(s, o, fixed(c))
 	return s
 }
 
@@ -544,6 +545,7 @@ func newSharedServer(o Options) *mcp.Server {
 	}
 	addOperaton(s, o, caller)
 	addTriplyDB(s, o, caller)
+	addCPRMV(s, o, caller)
 	return s
 }
 
