@@ -182,6 +182,9 @@ func (x *exec) runQuery(q *algebra.Query) (res *Result, err error) {
 	defer recoverEval(&err)
 	c := newCompiler(x, q.Base)
 	root := c.compile(q.Pattern)
+	if x.err != nil { // an unknown function or an invalid constant pattern
+		return nil, x.err
+	}
 	width := func() int { return len(c.names) }
 	switch q.Form {
 	case algebra.Ask:

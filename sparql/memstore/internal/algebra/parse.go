@@ -1634,7 +1634,9 @@ func (p *parser) primary() Expr {
 			if !arityOK(arity, len(args)) {
 				panic(p.errf(t, "wrong number of arguments to %s", u))
 			}
-			return p.call(u, args...)
+			c := p.call(u, args...)
+			c.Pos = t.pos
+			return c
 		}
 	}
 	panic(p.errf(t, "expected an expression, found %s", t))
@@ -1661,7 +1663,9 @@ func arityOK(arity, n int) bool {
 func (p *parser) functionCall(iri string, t token) Expr {
 	p.expectP("(")
 	if p.acceptP(")") {
-		return p.call(iri)
+		c := p.call(iri)
+		c.Pos = t.pos
+		return c
 	}
 	if p.acceptKw("DISTINCT") {
 		panic(p.errf(t, "DISTINCT is only allowed in aggregates"))
@@ -1674,7 +1678,9 @@ func (p *parser) functionCall(iri string, t token) Expr {
 		}
 	}
 	p.expectP(")")
-	return p.call(iri, args...)
+	c := p.call(iri, args...)
+	c.Pos = t.pos
+	return c
 }
 
 func (p *parser) aggregate() Expr {
