@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -438,12 +437,6 @@ func varsAsTerms(vars []string) []Term {
 	return out
 }
 
-type selectItem struct {
-	v    string
-	expr Expr
-	tok  token
-}
-
 func (p *parser) selectQuery(sub bool) *Query {
 	p.expectKw("SELECT")
 	q := &Query{Form: Select}
@@ -492,7 +485,8 @@ func (p *parser) selectQuery(sub bool) *Query {
 	}
 	p.acceptKw("WHERE")
 	where := p.groupGraphPattern()
-	q.Pattern = p.selectModifiers(where, q, items, star, distinct, reduced)
+	sel := selectClause{items: items, star: star, distinct: distinct, reduced: reduced}
+	q.Pattern = p.translateModifiers(where, q, sel, p.solutionModifier())
 	p.aggs = savedAggs
 	q.Base = p.base
 	return q
@@ -539,194 +533,10 @@ func (p *parser) constructQuery() *Query {
 	return q
 }
 
-// modifiers handles solution modifiers for non-SELECT forms.
+// modifiers parses the solution modifiers of a query form other than
+// SELECT, which sees every variable, and translates them.
 func (p *parser) modifiers(where Node, q *Query) Node {
-	return p.selectModifiers(where, q, nil, true, false, false)
-}
-
-func (p *parser) selectModifiers(where Node, q *Query, items []selectItem, star, distinct, reduced bool) Node {
-	node := where
-	// GROUP BY
-	var keys []GroupKey
-	grouped := false
-	if p.isKw("GROUP") {
-		p.adv()
-		p.expectKw("BY")
-		grouped = true
-		for {
-			t := p.tok()
-			if t.kind == tVar {
-				p.adv()
-				keys = append(keys, GroupKey{Expr: &ExprVar{Name: t.val}, Var: t.val})
-				continue
-			}
-			if p.isP("(") {
-				p.adv()
-				e := p.expression()
-				k := GroupKey{Expr: e}
-				if p.acceptKw("AS") {
-					v := p.adv()
-					if v.kind != tVar {
-						panic(p.errf(v, "expected a variable after AS"))
-					}
-					k.Var = v.val
-				}
-				p.expectP(")")
-				keys = append(keys, k)
-				continue
-			}
-			if p.isBuiltinCallStart() || p.isIRI() {
-				keys = append(keys, GroupKey{Expr: p.primary()})
-				continue
-			}
-			break
-		}
-		if len(keys) == 0 {
-			panic(p.errf(p.tok(), "expected a group condition after GROUP BY"))
-		}
-	}
-	var having []Expr
-	if p.acceptKw("HAVING") {
-		p.aggOK = true
-		for p.isP("(") || p.isBuiltinCallStart() || p.isIRI() {
-			having = append(having, p.constraint())
-		}
-		p.aggOK = false
-		if len(having) == 0 {
-			panic(p.errf(p.tok(), "expected a constraint after HAVING"))
-		}
-	}
-	var order []OrderCond
-	if p.isKw("ORDER") {
-		p.adv()
-		p.expectKw("BY")
-		p.aggOK = true
-		for {
-			if p.isKw("ASC") || p.isKw("DESC") {
-				desc := p.isKw("DESC")
-				p.adv()
-				if !p.isP("(") {
-					panic(p.errf(p.tok(), "expected '(' after ASC/DESC"))
-				}
-				order = append(order, OrderCond{Expr: p.bracketted(), Desc: desc})
-				continue
-			}
-			if p.tok().kind == tVar {
-				order = append(order, OrderCond{Expr: &ExprVar{Name: p.adv().val}})
-				continue
-			}
-			if p.isP("(") || p.isBuiltinCallStart() || p.isIRI() {
-				order = append(order, OrderCond{Expr: p.constraint()})
-				continue
-			}
-			break
-		}
-		p.aggOK = false
-		if len(order) == 0 {
-			panic(p.errf(p.tok(), "expected an order condition after ORDER BY"))
-		}
-	}
-	offset, limit := int64(0), int64(-1)
-	for i := 0; i < 2; i++ {
-		if p.acceptKw("LIMIT") {
-			t := p.adv()
-			if t.kind != tInteger {
-				panic(p.errf(t, "expected an integer after LIMIT"))
-			}
-			limit, _ = strconv.ParseInt(t.val, 10, 64)
-		} else if p.acceptKw("OFFSET") {
-			t := p.adv()
-			if t.kind != tInteger {
-				panic(p.errf(t, "expected an integer after OFFSET"))
-			}
-			offset, _ = strconv.ParseInt(t.val, 10, 64)
-		}
-	}
-
-	if len(p.aggs) > 0 || grouped {
-		grouped = true
-		g := &Group{P: node, Keys: keys, Aggs: p.aggs}
-		parts := []any{node}
-		for _, k := range keys {
-			parts = append(parts, k.Expr)
-		}
-		for _, a := range p.aggs {
-			parts = append(parts, a.Agg)
-		}
-		p.deep(g, parts...)
-		node = g
-		if star && q.Form == Select {
-			panic(p.errf(p.tok(), "SELECT * is not allowed with GROUP BY or aggregates"))
-		}
-	}
-	// which variables are visible after grouping
-	groupVars := map[string]bool{}
-	for _, k := range keys {
-		if k.Var != "" {
-			groupVars[k.Var] = true
-		}
-	}
-	for _, a := range p.aggs {
-		groupVars[a.Var] = true
-	}
-	if len(having) > 0 {
-		node = p.filter(p.conj(having), node)
-	}
-	// trailing VALUES joins before the select expressions (§18.2.4.3)
-	if p.isKw("VALUES") {
-		p.adv()
-		node = p.join(node, p.dataBlock())
-	}
-	// select expressions
-	inScope := map[string]bool{}
-	for _, v := range p.an.InScope(where) {
-		inScope[v] = true
-	}
-	seen := map[string]bool{}
-	for _, it := range items {
-		if it.expr != nil {
-			if inScope[it.v] || seen[it.v] {
-				panic(p.errf(it.tok, "variable ?%s is already bound before AS", it.v))
-			}
-			if grouped {
-				p.checkGroupedExpr(it.expr, groupVars, it.tok)
-			}
-			node = p.extend(node, it.v, it.expr)
-			groupVars[it.v] = true
-		} else if grouped && !groupVars[it.v] {
-			panic(p.errf(it.tok, "variable ?%s is neither grouped nor aggregated", it.v))
-		}
-		seen[it.v] = true
-	}
-	if len(order) > 0 {
-		o := &OrderBy{P: node, Conds: order}
-		parts := []any{node}
-		for _, c := range order {
-			parts = append(parts, c.Expr)
-		}
-		p.deep(o, parts...)
-		node = o
-	}
-	if star {
-		q.Vars = publicVars(p.an.InScope(where))
-	} else {
-		q.Vars = nil
-		for _, it := range items {
-			q.Vars = append(q.Vars, it.v)
-		}
-	}
-	if q.Form == Select || q.Form == Describe {
-		node = wrap(p, &Project{P: node, Vars: q.Vars}, node)
-	}
-	if distinct {
-		node = wrap(p, &Distinct{P: node}, node)
-	} else if reduced {
-		node = wrap(p, &Reduced{P: node}, node)
-	}
-	if offset > 0 || limit >= 0 {
-		node = wrap(p, &Slice{P: node, Offset: offset, Limit: limit}, node)
-	}
-	return node
+	return p.translateModifiers(where, q, selectClause{star: true}, p.solutionModifier())
 }
 
 func (p *parser) checkGroupedExpr(e Expr, ok map[string]bool, t token) {
