@@ -539,37 +539,6 @@ func (p *parser) modifiers(where Node, q *Query) Node {
 	return p.translateModifiers(where, q, selectClause{star: true}, p.solutionModifier())
 }
 
-func (p *parser) checkGroupedExpr(e Expr, ok map[string]bool, t token) {
-	switch e := e.(type) {
-	case *ExprVar:
-		if !ok[e.Name] {
-			panic(p.errf(t, "variable ?%s is neither grouped nor aggregated", e.Name))
-		}
-	case *Call:
-		for _, a := range e.Args {
-			p.checkGroupedExpr(a, ok, t)
-		}
-	}
-}
-
-func publicVars(vars []string) []string {
-	out := []string{}
-	for _, v := range vars {
-		if !strings.HasPrefix(v, "_:") {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-func (p *parser) conj(es []Expr) Expr {
-	e := es[0]
-	for _, x := range es[1:] {
-		e = p.call("&&", e, x)
-	}
-	return e
-}
-
 // wrap records the depth of x, built on parts, and returns it.
 func wrap[T any](p *parser, x T, parts ...any) T {
 	p.deep(x, parts...)
@@ -586,14 +555,26 @@ func (p *parser) extend(n Node, v string, e Expr) Node {
 
 // ---- graph patterns ----
 
+// groupElem is one element of a group graph pattern, as parsed.
 type groupElem struct {
-	kind   string // "triples", "filter", "optional", "minus", "bind", "other"
+	kind   elemKind
 	node   Node
 	expr   Expr
 	bindV  string
 	tok    token
 	triple []patternItem
 }
+
+type elemKind uint8
+
+const (
+	elemTriples  elemKind = iota // a triples block (triple)
+	elemFilter                   // FILTER (expr)
+	elemOptional                 // OPTIONAL (node)
+	elemMinus                    // MINUS (node)
+	elemBind                     // BIND (expr AS bindV)
+	elemOther                    // a group, UNION, GRAPH, SERVICE or VALUES (node)
+)
 
 // patternItem is a triple pattern or a path pattern in a triples block.
 type patternItem struct {
@@ -625,13 +606,13 @@ func (p *parser) groupGraphPattern() Node {
 			panic(p.errf(open, "unclosed '{'"))
 		case p.isKw("FILTER"):
 			p.adv()
-			elems = append(elems, groupElem{kind: "filter", expr: p.constraint(), tok: t})
+			elems = append(elems, groupElem{kind: elemFilter, expr: p.constraint(), tok: t})
 		case p.isKw("OPTIONAL"):
 			p.adv()
-			elems = append(elems, groupElem{kind: "optional", node: p.groupGraphPattern(), tok: t})
+			elems = append(elems, groupElem{kind: elemOptional, node: p.groupGraphPattern(), tok: t})
 		case p.isKw("MINUS"):
 			p.adv()
-			elems = append(elems, groupElem{kind: "minus", node: p.groupGraphPattern(), tok: t})
+			elems = append(elems, groupElem{kind: elemMinus, node: p.groupGraphPattern(), tok: t})
 		case p.isKw("BIND"):
 			p.adv()
 			p.expectP("(")
@@ -642,28 +623,28 @@ func (p *parser) groupGraphPattern() Node {
 				panic(p.errf(v, "expected a variable after AS"))
 			}
 			p.expectP(")")
-			elems = append(elems, groupElem{kind: "bind", expr: e, bindV: v.val, tok: v})
+			elems = append(elems, groupElem{kind: elemBind, expr: e, bindV: v.val, tok: v})
 		case p.isKw("VALUES"):
 			p.adv()
-			elems = append(elems, groupElem{kind: "other", node: p.dataBlock(), tok: t})
+			elems = append(elems, groupElem{kind: elemOther, node: p.dataBlock(), tok: t})
 		case p.isKw("GRAPH"):
 			p.adv()
 			name := p.varOrIRI()
 			g := p.groupGraphPattern()
-			elems = append(elems, groupElem{kind: "other", node: wrap(p, &Graph{Name: name, P: g}, g), tok: t})
+			elems = append(elems, groupElem{kind: elemOther, node: wrap(p, &Graph{Name: name, P: g}, g), tok: t})
 		case p.isKw("SERVICE"):
 			p.adv()
 			silent := p.acceptKw("SILENT")
 			name := p.varOrIRI()
 			g := p.groupGraphPattern()
-			elems = append(elems, groupElem{kind: "other", node: wrap(p, &Service{Name: name, P: g, Silent: silent}, g), tok: t})
+			elems = append(elems, groupElem{kind: elemOther, node: wrap(p, &Service{Name: name, P: g, Silent: silent}, g), tok: t})
 		case p.isP("{"):
 			n := p.groupGraphPattern()
 			for p.acceptKw("UNION") {
 				r := p.groupGraphPattern()
 				n = wrap(p, &Union{L: n, R: r}, n, r)
 			}
-			elems = append(elems, groupElem{kind: "other", node: n, tok: t})
+			elems = append(elems, groupElem{kind: elemOther, node: n, tok: t})
 		default:
 			items := p.triplesBlock()
 			if len(items) == 0 {
@@ -672,14 +653,14 @@ func (p *parser) groupGraphPattern() Node {
 			if prev := p.prev; !(prev.kind == tPunct && prev.val == ".") && p.startsTriples() {
 				panic(p.errf(p.tok(), "expected '.' before %s", p.tok()))
 			}
-			if len(elems) > 0 && elems[len(elems)-1].kind == "triples" {
+			if len(elems) > 0 && elems[len(elems)-1].kind == elemTriples {
 				elems[len(elems)-1].triple = append(elems[len(elems)-1].triple, items...)
 			} else {
-				elems = append(elems, groupElem{kind: "triples", triple: items, tok: t})
+				elems = append(elems, groupElem{kind: elemTriples, triple: items, tok: t})
 			}
 			continue
 		}
-		if k := elems[len(elems)-1].kind; k != "filter" && k != "bind" {
+		if k := elems[len(elems)-1].kind; k != elemFilter && k != elemBind {
 			// triples after OPTIONAL, MINUS, GRAPH, a group... form a new BGP
 			p.groupID++
 			p.curGroup = p.groupID
@@ -688,132 +669,6 @@ func (p *parser) groupGraphPattern() Node {
 	}
 	p.expectP("}")
 	return p.translateGroup(elems)
-}
-
-// translateGroup implements the translation of a group graph pattern
-// (SPARQL 1.1 §18.2.2.6).
-func (p *parser) translateGroup(elems []groupElem) Node {
-	var g Node = &BGP{}
-	var filters []Expr
-	// the in-scope variables of g, brought up to date at each BIND from
-	// the elements joined since (recomputing InScope(g) per BIND would
-	// cost the group's size per BIND)
-	scope := map[string]bool{}
-	var pending []Node
-	join := func(a Node) {
-		pending = append(pending, a)
-		if b, ok := g.(*BGP); ok && len(b.Patterns) == 0 {
-			if _, isFilter := a.(*Filter); isFilter {
-				// keep {{ ... FILTER }} from turning into an OPTIONAL's
-				// own filter
-				g = p.join(g, a)
-				return
-			}
-			g = a
-			return
-		}
-		if b, ok := a.(*BGP); ok && len(b.Patterns) == 0 {
-			return
-		}
-		g = p.join(g, a)
-	}
-	for _, e := range elems {
-		switch e.kind {
-		case "filter":
-			filters = append(filters, e.expr)
-		case "optional":
-			pending = append(pending, e.node)
-			if f, ok := e.node.(*Filter); ok {
-				g = wrap(p, &LeftJoin{L: g, R: f.P, Expr: f.Expr}, g, f.P, f.Expr)
-			} else {
-				g = wrap(p, &LeftJoin{L: g, R: e.node}, g, e.node)
-			}
-		case "minus":
-			g = wrap(p, &Minus{L: g, R: e.node}, g, e.node)
-		case "bind":
-			for _, n := range pending {
-				for _, v := range p.an.InScope(n) {
-					scope[v] = true
-				}
-			}
-			pending = pending[:0]
-			if scope[e.bindV] {
-				panic(p.errf(e.tok, "BIND variable ?%s is already in scope", e.bindV))
-			}
-			scope[e.bindV] = true
-			g = p.extend(g, e.bindV, e.expr)
-		case "triples":
-			join(p.translateTriples(e.triple))
-		default:
-			join(e.node)
-		}
-	}
-	if len(filters) > 0 {
-		g = p.filter(p.conj(filters), g)
-	}
-	return g
-}
-
-func (p *parser) freshVar() Term {
-	p.newVar(p.tok())
-	p.freshVars++
-	return Term{Var: fmt.Sprintf("_:_p%d", p.freshVars)}
-}
-
-// translateTriples turns a triples block into BGPs and path patterns,
-// rewriting sequence, inverse and plain-IRI paths into triples (§18.2.2.4).
-func (p *parser) translateTriples(items []patternItem) Node {
-	var out Node
-	bgp := &BGP{}
-	flush := func() {
-		if len(bgp.Patterns) == 0 {
-			return
-		}
-		p.bgp(bgp)
-		if out == nil {
-			out = bgp
-		} else {
-			out = p.join(out, bgp)
-		}
-		bgp = &BGP{}
-	}
-	var add func(s Term, path Path, o Term)
-	add = func(s Term, path Path, o Term) {
-		switch pp := path.(type) {
-		case *PathIRI:
-			bgp.Patterns = append(bgp.Patterns, TriplePattern{S: s, P: Term{Term: graph.IRI(pp.IRI)}, O: o})
-			return
-		case *PathInv:
-			if iri, ok := pp.P.(*PathIRI); ok {
-				bgp.Patterns = append(bgp.Patterns, TriplePattern{S: o, P: Term{Term: graph.IRI(iri.IRI)}, O: s})
-				return
-			}
-		case *PathSeq:
-			v := p.freshVar()
-			add(s, pp.L, v)
-			add(v, pp.R, o)
-			return
-		}
-		flush()
-		pat := wrap(p, &PathPattern{S: s, Path: path, O: o}, path)
-		if out == nil {
-			out = pat
-		} else {
-			out = p.join(out, pat)
-		}
-	}
-	for _, it := range items {
-		if it.path == nil {
-			bgp.Patterns = append(bgp.Patterns, TriplePattern{S: it.s, P: it.p, O: it.o})
-			continue
-		}
-		add(it.s, it.path, it.o)
-	}
-	flush()
-	if out == nil {
-		return &BGP{}
-	}
-	return out
 }
 
 func (p *parser) varOrIRI() Term {

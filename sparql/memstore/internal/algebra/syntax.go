@@ -6,9 +6,7 @@ import (
 )
 
 // The syntax of a query's projection and solution modifiers, as parsed
-// and before translation to algebra (translate.go): parsing reports
-// every error of the text with its position, translation applies
-// SPARQL 1.1 §18.2.4–18.2.5 to what was parsed.
+// and before translation to algebra (translate.go).
 
 // selectClause is a SELECT clause (§19.8 SelectClause); the other query
 // forms project every variable (star).

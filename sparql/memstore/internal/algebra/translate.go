@@ -1,5 +1,19 @@
 package algebra
 
+// The translation of parsed syntax to algebra (SPARQL 1.1 §18.2): group
+// graph patterns (§18.2.2), triples blocks and paths (§18.2.2.4), and a
+// query's projection and solution modifiers (§18.2.4–18.2.5). The
+// grammar is in parse.go and syntax.go; it reports every error of the
+// text with its position, the translation only those of scope (a BIND or
+// AS variable already in scope, ungrouped variables).
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/regelkit/regelkit/sparql/graph"
+)
+
 // translateModifiers translates a query's projection and solution
 // modifiers over its WHERE pattern (SPARQL 1.1 §18.2.4–18.2.5): grouping
 // and aggregates, HAVING, the trailing VALUES, the select expressions,
@@ -104,4 +118,161 @@ func (p *parser) selectExpressions(node, where Node, sel selectClause, grouped b
 		seen[it.v] = true
 	}
 	return node
+}
+
+func (p *parser) checkGroupedExpr(e Expr, ok map[string]bool, t token) {
+	switch e := e.(type) {
+	case *ExprVar:
+		if !ok[e.Name] {
+			panic(p.errf(t, "variable ?%s is neither grouped nor aggregated", e.Name))
+		}
+	case *Call:
+		for _, a := range e.Args {
+			p.checkGroupedExpr(a, ok, t)
+		}
+	}
+}
+
+func publicVars(vars []string) []string {
+	out := []string{}
+	for _, v := range vars {
+		if !strings.HasPrefix(v, "_:") {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func (p *parser) conj(es []Expr) Expr {
+	e := es[0]
+	for _, x := range es[1:] {
+		e = p.call("&&", e, x)
+	}
+	return e
+}
+
+// translateGroup implements the translation of a group graph pattern
+// (SPARQL 1.1 §18.2.2.6).
+func (p *parser) translateGroup(elems []groupElem) Node {
+	var g Node = &BGP{}
+	var filters []Expr
+	// the in-scope variables of g, brought up to date at each BIND from
+	// the elements joined since (recomputing InScope(g) per BIND would
+	// cost the group's size per BIND)
+	scope := map[string]bool{}
+	var pending []Node
+	join := func(a Node) {
+		pending = append(pending, a)
+		if b, ok := g.(*BGP); ok && len(b.Patterns) == 0 {
+			if _, isFilter := a.(*Filter); isFilter {
+				// keep {{ ... FILTER }} from turning into an OPTIONAL's
+				// own filter
+				g = p.join(g, a)
+				return
+			}
+			g = a
+			return
+		}
+		if b, ok := a.(*BGP); ok && len(b.Patterns) == 0 {
+			return
+		}
+		g = p.join(g, a)
+	}
+	for _, e := range elems {
+		switch e.kind {
+		case elemFilter:
+			filters = append(filters, e.expr)
+		case elemOptional:
+			pending = append(pending, e.node)
+			if f, ok := e.node.(*Filter); ok {
+				g = wrap(p, &LeftJoin{L: g, R: f.P, Expr: f.Expr}, g, f.P, f.Expr)
+			} else {
+				g = wrap(p, &LeftJoin{L: g, R: e.node}, g, e.node)
+			}
+		case elemMinus:
+			g = wrap(p, &Minus{L: g, R: e.node}, g, e.node)
+		case elemBind:
+			for _, n := range pending {
+				for _, v := range p.an.InScope(n) {
+					scope[v] = true
+				}
+			}
+			pending = pending[:0]
+			if scope[e.bindV] {
+				panic(p.errf(e.tok, "BIND variable ?%s is already in scope", e.bindV))
+			}
+			scope[e.bindV] = true
+			g = p.extend(g, e.bindV, e.expr)
+		case elemTriples:
+			join(p.translateTriples(e.triple))
+		default:
+			join(e.node)
+		}
+	}
+	if len(filters) > 0 {
+		g = p.filter(p.conj(filters), g)
+	}
+	return g
+}
+
+func (p *parser) freshVar() Term {
+	p.newVar(p.tok())
+	p.freshVars++
+	return Term{Var: fmt.Sprintf("_:_p%d", p.freshVars)}
+}
+
+// translateTriples turns a triples block into BGPs and path patterns,
+// rewriting sequence, inverse and plain-IRI paths into triples (§18.2.2.4).
+func (p *parser) translateTriples(items []patternItem) Node {
+	var out Node
+	bgp := &BGP{}
+	flush := func() {
+		if len(bgp.Patterns) == 0 {
+			return
+		}
+		p.bgp(bgp)
+		if out == nil {
+			out = bgp
+		} else {
+			out = p.join(out, bgp)
+		}
+		bgp = &BGP{}
+	}
+	var add func(s Term, path Path, o Term)
+	add = func(s Term, path Path, o Term) {
+		switch pp := path.(type) {
+		case *PathIRI:
+			bgp.Patterns = append(bgp.Patterns, TriplePattern{S: s, P: Term{Term: graph.IRI(pp.IRI)}, O: o})
+			return
+		case *PathInv:
+			if iri, ok := pp.P.(*PathIRI); ok {
+				bgp.Patterns = append(bgp.Patterns, TriplePattern{S: o, P: Term{Term: graph.IRI(iri.IRI)}, O: s})
+				return
+			}
+		case *PathSeq:
+			v := p.freshVar()
+			add(s, pp.L, v)
+			add(v, pp.R, o)
+			return
+		}
+		flush()
+		pat := wrap(p, &PathPattern{S: s, Path: path, O: o}, path)
+		if out == nil {
+			out = pat
+		} else {
+			out = p.join(out, pat)
+		}
+	}
+	for _, it := range items {
+		if it.path == nil {
+			bgp.Patterns = append(bgp.Patterns, TriplePattern{S: it.s, P: it.p, O: it.o})
+			continue
+		}
+		add(it.s, it.path, it.o)
+	}
+	flush()
+	if out == nil {
+		return &BGP{}
+	}
+	return out
 }
