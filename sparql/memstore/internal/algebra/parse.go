@@ -59,13 +59,48 @@ type parser struct {
 	aggOK bool
 	aggs  []AggBinding
 
-	update       bool
-	dataBnodes   map[string]int // label -> update operation index
-	opIndex      int
-	noBnodes     bool // DELETE templates and DELETE DATA
-	noVars       bool // INSERT DATA / DELETE DATA
-	inQuadData   bool
-	templateMode bool
+	// terms says what variables and blank nodes mean where the parser is
+	terms      termMode
+	dataBnodes map[string]int // label -> update operation index
+	opIndex    int
+}
+
+// termMode is what variables and blank nodes mean in the triples being
+// parsed.
+type termMode uint8
+
+const (
+	// termsPattern: a query or WHERE pattern; blank nodes are variables
+	// scoped to their basic graph pattern.
+	termsPattern termMode = iota
+	// termsTemplate: a CONSTRUCT or INSERT template; blank nodes are
+	// fresh per solution.
+	termsTemplate
+	// termsDeletePattern: DELETE WHERE and DELETE templates, where blank
+	// nodes are not allowed.
+	termsDeletePattern
+	// termsInsertData: INSERT DATA, without variables; a blank node label
+	// belongs to one operation of the request.
+	termsInsertData
+	// termsDeleteData: DELETE DATA, with neither variables nor blank
+	// nodes.
+	termsDeleteData
+)
+
+func (m termMode) varsAllowed() bool { return m != termsInsertData && m != termsDeleteData }
+
+func (m termMode) bnodesAllowed() bool { return m != termsDeletePattern && m != termsDeleteData }
+
+// blankTerms reports whether blank nodes are terms, not variables.
+func (m termMode) blankTerms() bool {
+	return m == termsTemplate || m == termsInsertData || m == termsDeleteData
+}
+
+// setTerms switches the term mode and returns the function restoring it.
+func (p *parser) setTerms(m termMode) func() {
+	old := p.terms
+	p.terms = m
+	return func() { p.terms = old }
 }
 
 func newParser(src string, opts Options) (*parser, error) {
@@ -306,7 +341,6 @@ func ParseUpdate(src string, opts Options) (u *Update, err error) {
 	if err != nil {
 		return nil, err
 	}
-	p.update = true
 	defer recoverErr(&err)
 	u = &Update{}
 	for {
@@ -845,7 +879,7 @@ func (p *parser) propertyList(s Term, out []patternItem, paths bool) []patternIt
 		var path Path
 		if p.tok().kind == tVar {
 			pred = Term{Var: p.adv().val}
-			if p.noVars {
+			if !p.terms.varsAllowed() {
 				panic(p.errf(p.prev, "variables are not allowed in data"))
 			}
 		} else if paths {
@@ -934,12 +968,12 @@ func (p *parser) collection(out []patternItem, paths bool) (Term, []patternItem)
 // anonNode returns a fresh blank node: a variable in query patterns, a
 // blank term in templates and data.
 func (p *parser) anonNode() Term {
-	if p.noBnodes {
+	if !p.terms.bnodesAllowed() {
 		panic(p.errf(p.tok(), "blank nodes are not allowed here"))
 	}
 	p.anonCount++
 	label := fmt.Sprintf("_anon%d", p.anonCount)
-	if p.templateMode {
+	if p.terms.blankTerms() {
 		return Term{Term: graph.Blank(label)}
 	}
 	p.newVar(p.tok())
@@ -950,28 +984,28 @@ func (p *parser) varOrTerm() Term {
 	t := p.tok()
 	switch t.kind {
 	case tVar:
-		if p.noVars {
+		if !p.terms.varsAllowed() {
 			panic(p.errf(t, "variables are not allowed in data"))
 		}
 		p.adv()
 		return Term{Var: t.val}
 	case tBNode:
 		p.adv()
-		if p.noBnodes {
+		if !p.terms.bnodesAllowed() {
 			panic(p.errf(t, "blank nodes are not allowed here"))
 		}
-		if p.update && p.inQuadData {
+		if p.terms == termsInsertData {
 			if op, ok := p.dataBnodes[t.val]; ok && op != p.opIndex {
 				panic(p.errf(t, "blank node _:%s is used in two update operations", t.val))
 			}
 			p.dataBnodes[t.val] = p.opIndex
-		} else if !p.templateMode {
+		} else if !p.terms.blankTerms() {
 			if g, ok := p.bnodeUse[t.val]; ok && g != p.curGroup {
 				panic(p.errf(t, "blank node _:%s is used in two different graph patterns", t.val))
 			}
 			p.bnodeUse[t.val] = p.curGroup
 		}
-		if p.templateMode {
+		if p.terms.blankTerms() {
 			return Term{Term: graph.Blank(t.val)}
 		}
 		return Term{Var: "_:" + t.val}
@@ -1082,8 +1116,7 @@ func (p *parser) pathPrimary() Path {
 
 // triplesTemplate parses triples whose blank nodes are template blank nodes.
 func (p *parser) triplesTemplate(end string) []TriplePattern {
-	p.templateMode = true
-	defer func() { p.templateMode = false }()
+	defer p.setTerms(termsTemplate)()
 	return p.plainTriples()
 }
 
@@ -1427,9 +1460,9 @@ func (p *parser) updateOp() UpdateOp {
 	case p.isKw("DELETE") && p.isKwAt(1, "WHERE"):
 		p.adv()
 		p.adv()
-		p.noBnodes = true
+		restore := p.setTerms(termsDeletePattern)
 		q := p.quadPattern()
-		p.noBnodes = false
+		restore()
 		if len(q) >= p.maxDepth {
 			// its quads become one pattern to match (see bgp)
 			panic(p.errf(t, "nesting deeper than %d: DELETE WHERE has %d quad patterns", p.maxDepth, len(q)))
@@ -1442,9 +1475,9 @@ func (p *parser) updateOp() UpdateOp {
 			m.With = p.iri()
 		}
 		if p.acceptKw("DELETE") {
-			p.noBnodes = true
+			restore := p.setTerms(termsDeletePattern)
 			m.Delete = p.quadPattern()
-			p.noBnodes = false
+			restore()
 			if p.acceptKw("INSERT") {
 				m.Insert = p.templateQuads()
 			}
@@ -1468,8 +1501,7 @@ func (p *parser) updateOp() UpdateOp {
 }
 
 func (p *parser) templateQuads() []QuadPattern {
-	p.templateMode = true
-	defer func() { p.templateMode = false }()
+	defer p.setTerms(termsTemplate)()
 	return p.quadPattern()
 }
 
@@ -1496,11 +1528,11 @@ func (p *parser) graphOrDefault() GraphTarget {
 }
 
 func (p *parser) quadData(isDelete bool) []QuadPattern {
-	p.noVars = true
-	p.inQuadData = true
-	p.templateMode = true
-	p.noBnodes = isDelete
-	defer func() { p.noVars, p.inQuadData, p.templateMode, p.noBnodes = false, false, false, false }()
+	mode := termsInsertData
+	if isDelete {
+		mode = termsDeleteData
+	}
+	defer p.setTerms(mode)()
 	return p.quadPattern()
 }
 
@@ -1519,7 +1551,7 @@ func (p *parser) quadPattern() []QuadPattern {
 		if p.acceptKw("GRAPH") {
 			var g Term
 			if p.tok().kind == tVar {
-				if p.noVars {
+				if !p.terms.varsAllowed() {
 					panic(p.errf(p.tok(), "variables are not allowed in data"))
 				}
 				g = Term{Var: p.adv().val}
