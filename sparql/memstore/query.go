@@ -33,8 +33,9 @@ type Result struct {
 	Graph   *graph.Graph
 }
 
-// SyntaxError is a query or update that does not parse; Line and Column
-// point at the offending token.
+// SyntaxError is a query or update that does not parse or compile (an
+// unknown function, a constant regular expression that is not valid);
+// Line and Column point at the offending token or call.
 type SyntaxError struct {
 	Line, Column int
 	Msg          string
