@@ -270,7 +270,11 @@ func (c *compiler) compile(n algebra.Node) op {
 			o.keys = append(o.keys, gk)
 		}
 		for _, a := range n.Aggs {
-			ag := aggSpec{slot: c.slot(a.Var), name: a.Agg.Name, distinct: a.Agg.Distinct, sep: a.Agg.Separator}
+			kind, ok := aggKinds[a.Agg.Name]
+			if !ok { // the parser knows the same names
+				c.x.fail(&EvaluationError{Msg: "unknown aggregate " + a.Agg.Name})
+			}
+			ag := aggSpec{slot: c.slot(a.Var), kind: kind, distinct: a.Agg.Distinct, sep: a.Agg.Separator}
 			if a.Agg.Arg != nil {
 				ag.arg = c.compileExpr(a.Agg.Arg)
 			}
