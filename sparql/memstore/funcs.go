@@ -220,16 +220,16 @@ func compileEqual(k eqKind) compileFn {
 			return nil, arityError(len(args), "2")
 		}
 		l, r := args[0], args[1]
-		byValue := evalAll(args, func(_ *exec, a []graph.Term) (graph.Term, error) {
+		byValue, _ := binaryFn(func(_ *exec, a, b graph.Term) (graph.Term, error) {
 			if k == eqSameTerm {
-				return boolTerm(a[0] == a[1]), nil
+				return boolTerm(a == b), nil
 			}
-			eq, err := equalTerms(a[0], a[1])
+			eq, err := equalTerms(a, b)
 			if err != nil {
 				return graph.Term{}, err
 			}
 			return boolTerm(eq == (k == eqEqual)), nil
-		})
+		})(nil, args)
 		if !isSimpleArg(l) || !isSimpleArg(r) {
 			return byValue, nil
 		}
