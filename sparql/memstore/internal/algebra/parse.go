@@ -111,7 +111,7 @@ func newParser(src string, opts Options) (*parser, error) {
 	// Tokens are scanned on demand, never all at once: a 10 MB body of
 	// one-character tokens would otherwise cost 64 bytes per character.
 	lx := &lexer{src: src, line: 1, col: 1}
-	p := &parser{lx: lx, base: opts.Base, prefixes: map[string]string{}, bnodeUse: map[string]int{}, dataBnodes: map[string]int{},
+	p := &parser{lx: lx, base: opts.Base, terms: termsPattern, prefixes: map[string]string{}, bnodeUse: map[string]int{}, dataBnodes: map[string]int{},
 		maxDepth: opts.MaxDepth, depths: map[any]int{}, vars: map[string]bool{}, an: NewAnalysis()}
 	switch {
 	case p.maxDepth == 0:
@@ -558,10 +558,7 @@ func (p *parser) constructQuery() *Query {
 	p.curGroup = p.groupID
 	tmpl := p.triplesTemplateAsPattern("}")
 	p.expectP("}")
-	q.Template = nil
-	for _, t := range tmpl {
-		q.Template = append(q.Template, t)
-	}
+	q.Template = append([]TriplePattern(nil), tmpl...)
 	q.Pattern = p.modifiers(p.bgp(&BGP{Patterns: tmpl}), q)
 	q.Base = p.base
 	return q
