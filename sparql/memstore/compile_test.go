@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/regelkit/regelkit/sparql/memstore/internal/algebra"
 )
 
 // TestCompileErrors: an unknown function and a constant regular
@@ -84,5 +86,19 @@ func TestCompileErrorThroughHandler(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "1:23") || !strings.Contains(string(body), "unknown function <http://ex/f>") {
 		t.Errorf("got %d %s, want 400 naming 1:23 and the function", resp.StatusCode, body)
+	}
+}
+
+// TestFunctionTableComplete: every operator and built-in the parser
+// produces has an evaluator, so none of them is "unknown" at compile time.
+func TestFunctionTableComplete(t *testing.T) {
+	names := algebra.CallNames()
+	if len(names) < 60 { // 17 operators and 50 built-ins today
+		t.Fatalf("the parser names only %d calls", len(names))
+	}
+	for _, name := range names {
+		if functions[name] == nil {
+			t.Errorf("no evaluator for %s", name)
+		}
 	}
 }

@@ -1257,6 +1257,23 @@ var builtins = map[string]int{ // name -> arity (-1 variadic, -2 = 1 or 2, -3 = 
 	"ISBLANK": 1, "ISLITERAL": 1, "ISNUMERIC": 1, "REGEX": -3 - 10,
 }
 
+// operators are the Call.Op names of the operators.
+var operators = []string{"||", "&&", "=", "!=", "<", ">", "<=", ">=", "+", "-", "*", "/", "!", "u-", "u+", "IN", "NOT IN"}
+
+// CallNames returns every Call.Op the parser gives an operator or a
+// built-in function (URI and isURI are called IRI and ISIRI), so that an
+// evaluator can check that it knows them all.
+func CallNames() []string {
+	names := slices.Clone(operators)
+	for name := range builtins {
+		if name != "URI" && name != "ISURI" {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
 var aggregateNames = map[string]bool{"COUNT": true, "SUM": true, "MIN": true, "MAX": true, "AVG": true, "SAMPLE": true, "GROUP_CONCAT": true}
 
 func (p *parser) isBuiltinCallStart() bool {
