@@ -118,7 +118,7 @@ func FromDataset(ctx context.Context, ds *graph.Dataset, opts Options) (*Result,
 	t.Interpretation = interps[0]
 	for _, d := range docs {
 		g := graphOf(graph.IRI(d.root))
-		if g == nil {
+		if g == nil || !g.Has(graph.Triple{S: graph.IRI(d.root), P: rdfType, O: classSource}) {
 			return nil, &SchemaError{Message: "Source graph missing: " + d.root}
 		}
 		s := newSource(d.root, g)
