@@ -16,7 +16,7 @@ const (
 )
 
 // Tokenize splits text as the BERT basic tokenizer does (notes §4.4): a
-// maximal run of letters and digits, allowing an inner '-' or '\”, or a
+// maximal run of letters and digits, allowing an inner hyphen or apostrophe, or a
 // single other non-space character. Every token is a substring of text, in
 // order.
 func Tokenize(text string) []string {
