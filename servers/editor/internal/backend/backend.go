@@ -50,7 +50,7 @@ func New(opts Options) http.Handler {
 		h.log = slog.New(slog.DiscardHandler)
 	}
 	h.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, message("Editor backend is running!"))
+		WriteJSON(w, http.StatusOK, message("Editor backend is running!"))
 	})
 	h.mux.HandleFunc("GET /api/getSources", h.getSources)
 	h.mux.HandleFunc("POST /api/getSource", h.getSource)
@@ -60,14 +60,16 @@ func New(opts Options) http.Handler {
 	h.mux.HandleFunc("POST /api/saveTaskAtGraphStore", h.saveTask)
 	h.mux.HandleFunc("POST /api/saveTaskAtTriply", h.saveTask)
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusNotFound, message("Not found!"))
+		WriteJSON(w, http.StatusNotFound, message("Not found!"))
 	})
 	return h.mux
 }
 
 func message(m string) map[string]any { return map[string]any{"message": m} }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
+// WriteJSON writes v as the JSON body (no HTML escaping: TriG and IRIs
+// stay readable). The editor's services share it.
+func WriteJSON(w http.ResponseWriter, status int, v any) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -87,10 +89,10 @@ func (h *handler) decode(w http.ResponseWriter, r *http.Request, dst any) bool {
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		writeJSON(w, http.StatusRequestEntityTooLarge, message("Payload too large!"))
+		WriteJSON(w, http.StatusRequestEntityTooLarge, message("Payload too large!"))
 		return false
 	case err != nil, json.Unmarshal(data, dst) != nil:
-		writeJSON(w, http.StatusBadRequest, message("Bad request!"))
+		WriteJSON(w, http.StatusBadRequest, message("Bad request!"))
 		return false
 	}
 	return true
@@ -150,41 +152,48 @@ func (h *handler) getSources(w http.ResponseWriter, r *http.Request) {
 	res, err := listing(r.Context(), h.store(), sourcesQuery)
 	if err != nil {
 		h.log.Warn("getSources failed", "error", errClass(err))
-		writeJSON(w, http.StatusInternalServerError, message("Issue retrieving the sources!"))
+		WriteJSON(w, http.StatusInternalServerError, message("Issue retrieving the sources!"))
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"message": "Sources retrieved!", "sources": res})
+	WriteJSON(w, http.StatusOK, map[string]any{"message": "Sources retrieved!", "sources": res})
 }
 
-type iriBody struct {
-	IRI string `json:"iri"`
+// decodeIRI reads the {iri} body of getSource and getTask.
+func (h *handler) decodeIRI(w http.ResponseWriter, r *http.Request) (string, bool) {
+	var body struct {
+		IRI string `json:"iri"`
+	}
+	if !h.decode(w, r, &body) {
+		return "", false
+	}
+	if !validIRI(body.IRI) {
+		WriteJSON(w, http.StatusBadRequest, message("Bad request!"))
+		return "", false
+	}
+	return body.IRI, true
 }
 
 func (h *handler) getSource(w http.ResponseWriter, r *http.Request) {
-	var body iriBody
-	if !h.decode(w, r, &body) {
+	iri, ok := h.decodeIRI(w, r)
+	if !ok {
 		return
 	}
-	if !validIRI(body.IRI) {
-		writeJSON(w, http.StatusBadRequest, message("Bad request!"))
-		return
-	}
-	g, err := h.store().Graph(r.Context(), body.IRI)
+	g, err := h.store().Graph(r.Context(), iri)
 	if err != nil {
 		h.log.Warn("getSource failed", "error", errClass(err))
-		writeJSON(w, http.StatusInternalServerError, message("Issue with the turtle file!"))
+		WriteJSON(w, http.StatusInternalServerError, message("Issue with the turtle file!"))
 		return
 	}
 	if g.Len() == 0 {
-		writeJSON(w, http.StatusNotFound, message("Source not found!"))
+		WriteJSON(w, http.StatusNotFound, message("Source not found!"))
 		return
 	}
 	var buf bytes.Buffer
 	if err := flint.WriteTurtle(&buf, g); err != nil {
-		writeJSON(w, http.StatusInternalServerError, message("Issue with the turtle file!"))
+		WriteJSON(w, http.StatusInternalServerError, message("Issue with the turtle file!"))
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"message": "Source retreived!", "source": buf.String()})
+	WriteJSON(w, http.StatusOK, map[string]any{"message": "Source retreived!", "source": buf.String()})
 }
 
 var endpointPattern = regexp.MustCompile(`^(datasets/)?([A-Za-z0-9._-]+/[A-Za-z0-9._-]+)/sparql$`)
@@ -199,48 +208,44 @@ func (h *handler) getTasks(w http.ResponseWriter, r *http.Request) {
 	m := endpointPattern.FindStringSubmatch(body.Endpoint)
 	// Dot segments would move the path on the store's host.
 	if m == nil || slices.ContainsFunc(strings.Split(m[2], "/"), func(s string) bool { return s == "." || s == ".." }) {
-		writeJSON(w, http.StatusBadRequest, message("Bad request!"))
+		WriteJSON(w, http.StatusBadRequest, message("Bad request!"))
 		return
 	}
 	s, ok := h.opts.Stores[m[2]]
 	if !ok {
-		writeJSON(w, http.StatusForbidden, message("Endpoint not allowed!"))
+		WriteJSON(w, http.StatusForbidden, message("Endpoint not allowed!"))
 		return
 	}
 	res, err := listing(r.Context(), s, tasksQuery)
 	if err != nil {
 		h.log.Warn("getTasks failed", "error", errClass(err))
-		writeJSON(w, http.StatusInternalServerError, message("Issue retrieving the tasks!"))
+		WriteJSON(w, http.StatusInternalServerError, message("Issue retrieving the tasks!"))
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"message": "Tasks retrieved!", "tasks": res})
+	WriteJSON(w, http.StatusOK, map[string]any{"message": "Tasks retrieved!", "tasks": res})
 }
 
 func (h *handler) getTask(w http.ResponseWriter, r *http.Request) {
-	var body iriBody
-	if !h.decode(w, r, &body) {
-		return
-	}
-	if !validIRI(body.IRI) {
-		writeJSON(w, http.StatusBadRequest, message("Bad request!"))
+	iri, ok := h.decodeIRI(w, r)
+	if !ok {
 		return
 	}
 	ctx, s := r.Context(), h.store()
 	fail := func(err error) {
 		h.log.Warn("getTask failed", "error", errClass(err))
-		writeJSON(w, http.StatusInternalServerError, message("Issue retrieving the task! Error: "+errClass(err)))
+		WriteJSON(w, http.StatusInternalServerError, message("Issue retrieving the task! Error: "+errClass(err)))
 	}
-	tg, err := s.Graph(ctx, body.IRI)
+	tg, err := s.Graph(ctx, iri)
 	if err != nil {
 		fail(err)
 		return
 	}
 	if tg.Len() == 0 {
-		writeJSON(w, http.StatusNotFound, message("Task not found!"))
+		WriteJSON(w, http.StatusNotFound, message("Task not found!"))
 		return
 	}
 	ds := graph.NewDataset()
-	task := graph.IRI(body.IRI)
+	task := graph.IRI(iri)
 	ds.SetGraph(task, tg)
 	for o := range tg.Objects(task, graph.IRI(flint.NSCalc+"involves")) {
 		if !o.IsIRI() || !validIRI(o.Value) || o == task {
@@ -262,7 +267,7 @@ func (h *handler) getTask(w http.ResponseWriter, r *http.Request) {
 		fail(err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"message": "Task retrieved!", "task": buf.String()})
+	WriteJSON(w, http.StatusOK, map[string]any{"message": "Task retrieved!", "task": buf.String()})
 }
 
 func (h *handler) saveTask(w http.ResponseWriter, r *http.Request) {
@@ -274,17 +279,17 @@ func (h *handler) saveTask(w http.ResponseWriter, r *http.Request) {
 	}
 	ds, err := graph.ParseDataset(strings.NewReader(body.Task), graph.TriG, graph.ParseOptions{})
 	if err != nil || ds.Default().Len() > 0 || len(ds.Names()) == 0 {
-		writeJSON(w, http.StatusBadRequest, message("Issue with the trig file!"))
+		WriteJSON(w, http.StatusBadRequest, message("Issue with the trig file!"))
 		return
 	}
 	ctx, s := r.Context(), h.store()
 	fail := func(err error) {
 		if errors.Is(err, ErrReadOnly) {
-			writeJSON(w, http.StatusServiceUnavailable, message("Graph store is read-only!"))
+			WriteJSON(w, http.StatusServiceUnavailable, message("Graph store is read-only!"))
 			return
 		}
 		h.log.Warn("saveTask failed", "error", errClass(err))
-		writeJSON(w, http.StatusInternalServerError, message("Issue saving the task! Error: "+errClass(err)))
+		WriteJSON(w, http.StatusInternalServerError, message("Issue saving the task! Error: "+errClass(err)))
 	}
 	existing, err := s.GraphNames(ctx)
 	if err != nil {
@@ -294,7 +299,7 @@ func (h *handler) saveTask(w http.ResponseWriter, r *http.Request) {
 	var fresh []graph.Term
 	for _, n := range ds.Names() {
 		if !n.IsIRI() || !validIRI(n.Value) {
-			writeJSON(w, http.StatusBadRequest, message("Issue with the trig file!"))
+			WriteJSON(w, http.StatusBadRequest, message("Issue with the trig file!"))
 			return
 		}
 		if ds.Named(n).Len() > 0 && !slices.Contains(existing, n.Value) {
@@ -302,7 +307,7 @@ func (h *handler) saveTask(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if len(fresh) == 0 {
-		writeJSON(w, http.StatusConflict, message("Error!"))
+		WriteJSON(w, http.StatusConflict, message("Error!"))
 		return
 	}
 	slices.SortFunc(fresh, graph.CompareTerms)
@@ -312,7 +317,7 @@ func (h *handler) saveTask(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	writeJSON(w, http.StatusOK, message("Task saved!"))
+	WriteJSON(w, http.StatusOK, message("Task saved!"))
 }
 
 // errClass is the short error summary clients and logs see: never a URL,

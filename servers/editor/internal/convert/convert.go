@@ -42,16 +42,6 @@ func (o *Options) maxBody() int64 {
 	return o.MaxBodyBytes
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
-}
-
 func errorBody(msg string) map[string]any { return map[string]any{"error": msg} }
 
 // readBody reads a bounded body; false means the answer was sent.
@@ -60,10 +50,10 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, bool
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		writeJSON(w, http.StatusRequestEntityTooLarge, errorBody("Payload too large."))
+		backend.WriteJSON(w, http.StatusRequestEntityTooLarge, errorBody("Payload too large."))
 		return nil, false
 	case err != nil:
-		writeJSON(w, http.StatusBadRequest, errorBody("Could not read the request body."))
+		backend.WriteJSON(w, http.StatusBadRequest, errorBody("Could not read the request body."))
 		return nil, false
 	}
 	return data, true
@@ -80,11 +70,11 @@ func writeConversionError(w http.ResponseWriter, err error) {
 		if len(se.Details) > 0 {
 			body["details"] = se.Details
 		}
-		writeJSON(w, http.StatusUnprocessableEntity, body)
+		backend.WriteJSON(w, http.StatusUnprocessableEntity, body)
 	case errors.As(err, &le):
-		writeJSON(w, http.StatusBadRequest, map[string]any{"error": le.Error(), "code": "LIMIT_EXCEEDED"})
+		backend.WriteJSON(w, http.StatusBadRequest, map[string]any{"error": le.Error(), "code": "LIMIT_EXCEEDED"})
 	default:
-		writeJSON(w, http.StatusServiceUnavailable, errorBody("Conversion stopped."))
+		backend.WriteJSON(w, http.StatusServiceUnavailable, errorBody("Conversion stopped."))
 	}
 }
 
@@ -103,36 +93,26 @@ func RDFToJSON(opts Options) http.Handler {
 		mux.HandleFunc("GET /get_graph_names", func(w http.ResponseWriter, r *http.Request) {
 			names, err := opts.Store.GraphNames(r.Context())
 			if err != nil {
-				writeJSON(w, http.StatusBadGateway, errorBody("Graph store unreachable."))
+				backend.WriteJSON(w, http.StatusBadGateway, errorBody("Graph store unreachable."))
 				return
 			}
 			slices.Sort(names)
-			writeJSON(w, http.StatusOK, append([]string{}, names...))
+			backend.WriteJSON(w, http.StatusOK, append([]string{}, names...))
 		})
 		mux.HandleFunc("GET /download_graph/{graph_iri...}", func(w http.ResponseWriter, r *http.Request) {
-			g, ok := download(w, r, opts)
+			turtle, ok := download(w, r, opts)
 			if !ok {
-				return
-			}
-			var buf bytes.Buffer
-			if err := flint.WriteTurtle(&buf, g); err != nil {
-				writeJSON(w, http.StatusInternalServerError, errorBody("Graph cannot be written as Turtle."))
 				return
 			}
 			w.Header().Set("Content-Type", "text/turtle; charset=utf-8")
-			_, _ = w.Write(buf.Bytes())
+			_, _ = w.Write(turtle)
 		})
 		mux.HandleFunc("GET /process_and_download_graph/{graph_iri...}", func(w http.ResponseWriter, r *http.Request) {
-			g, ok := download(w, r, opts)
+			turtle, ok := download(w, r, opts)
 			if !ok {
 				return
 			}
-			var buf bytes.Buffer
-			if err := flint.WriteTurtle(&buf, g); err != nil {
-				writeJSON(w, http.StatusInternalServerError, errorBody("Graph cannot be written as Turtle."))
-				return
-			}
-			processGraph(w, r, buf.Bytes(), opts)
+			processGraph(w, r, turtle, opts)
 		})
 	}
 	return mux
@@ -151,22 +131,28 @@ func graphIRI(r *http.Request) string {
 	return raw
 }
 
-func download(w http.ResponseWriter, r *http.Request, opts Options) (*graph.Graph, bool) {
+// download reads the named graph as Turtle; false means the answer was sent.
+func download(w http.ResponseWriter, r *http.Request, opts Options) ([]byte, bool) {
 	iri := graphIRI(r)
 	if !graph.IsAbsoluteIRI(iri) || strings.ContainsAny(iri, "<>\"{}|^`\\ ") {
-		writeJSON(w, http.StatusBadRequest, errorBody("Not a graph IRI."))
+		backend.WriteJSON(w, http.StatusBadRequest, errorBody("Not a graph IRI."))
 		return nil, false
 	}
 	g, err := opts.Store.Graph(r.Context(), iri)
 	if err != nil {
-		writeJSON(w, http.StatusBadGateway, errorBody("Graph store unreachable."))
+		backend.WriteJSON(w, http.StatusBadGateway, errorBody("Graph store unreachable."))
 		return nil, false
 	}
 	if g.Len() == 0 {
-		writeJSON(w, http.StatusNotFound, errorBody("Graph not found."))
+		backend.WriteJSON(w, http.StatusNotFound, errorBody("Graph not found."))
 		return nil, false
 	}
-	return g, true
+	var buf bytes.Buffer
+	if err := flint.WriteTurtle(&buf, g); err != nil {
+		backend.WriteJSON(w, http.StatusInternalServerError, errorBody("Graph cannot be written as Turtle."))
+		return nil, false
+	}
+	return buf.Bytes(), true
 }
 
 func processGraph(w http.ResponseWriter, r *http.Request, data []byte, opts Options) {
@@ -181,7 +167,7 @@ func processGraph(w http.ResponseWriter, r *http.Request, data []byte, opts Opti
 		if len(msg) > 300 {
 			msg = msg[:300] + "…"
 		}
-		writeJSON(w, http.StatusBadRequest, errorBody("Invalid Turtle/TriG: "+msg))
+		backend.WriteJSON(w, http.StatusBadRequest, errorBody("Invalid Turtle/TriG: "+msg))
 		return
 	}
 	res, err := flint.FromDataset(r.Context(), ds, flint.Options{Limits: opts.Limits})
@@ -190,7 +176,7 @@ func processGraph(w http.ResponseWriter, r *http.Request, data []byte, opts Opti
 		return
 	}
 	if res.Task != nil {
-		writeJSON(w, http.StatusOK, res.Task)
+		backend.WriteJSON(w, http.StatusOK, res.Task)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
@@ -203,7 +189,7 @@ func CheckAPIKey(w http.ResponseWriter, r *http.Request, key string) bool {
 	if key == "" || subtle.ConstantTimeCompare([]byte(r.Header.Get("X-API-KEY")), []byte(key)) == 1 {
 		return true
 	}
-	writeJSON(w, http.StatusUnauthorized, errorBody("Unauthorized: Invalid key"))
+	backend.WriteJSON(w, http.StatusUnauthorized, errorBody("Unauthorized: Invalid key"))
 	return false
 }
 
@@ -220,7 +206,7 @@ func JSONToRDF(opts Options) http.Handler {
 		}
 		var t flint.Task
 		if err := json.Unmarshal(data, &t); err != nil {
-			writeJSON(w, http.StatusBadRequest, errorBody("Invalid JSON."))
+			backend.WriteJSON(w, http.StatusBadRequest, errorBody("Invalid JSON."))
 			return
 		}
 		ds, err := flint.ToDataset(r.Context(), &t, flint.Options{Limits: opts.Limits, Now: opts.Now})
@@ -230,7 +216,7 @@ func JSONToRDF(opts Options) http.Handler {
 		}
 		var buf bytes.Buffer
 		if err := flint.WriteTriG(&buf, ds, graph.IRI(t.ID)); err != nil {
-			writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"error": "Invalid interpretation.", "details": []string{err.Error()}})
+			backend.WriteJSON(w, http.StatusUnprocessableEntity, map[string]any{"error": "Invalid interpretation.", "details": []string{err.Error()}})
 			return
 		}
 		w.Header().Set("Content-Type", "application/trig; charset=utf-8")

@@ -1,7 +1,6 @@
 package predict
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/regelkit/regelkit/servers/editor/internal/backend"
 	"github.com/regelkit/regelkit/servers/editor/internal/convert"
 )
 
@@ -94,16 +94,6 @@ func (o Options) resolve(requested string) (string, func([]string) []string, str
 	return key, RuleTagger, ""
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
-}
-
 // New returns the prediction handler for POST /api/predict.
 func New(opts Options) http.Handler {
 	mux := http.NewServeMux()
@@ -114,7 +104,7 @@ func New(opts Options) http.Handler {
 		data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			writeJSON(w, http.StatusRequestEntityTooLarge, map[string]any{"text": "", "error": "Payload too large."})
+			backend.WriteJSON(w, http.StatusRequestEntityTooLarge, map[string]any{"text": "", "error": "Payload too large."})
 			return
 		}
 		var body struct {
@@ -122,12 +112,12 @@ func New(opts Options) http.Handler {
 			Model string  `json:"model"`
 		}
 		if err != nil || json.Unmarshal(data, &body) != nil || body.Text == nil {
-			writeJSON(w, http.StatusBadRequest, map[string]any{"text": "", "error": "Field 'text' is required."})
+			backend.WriteJSON(w, http.StatusBadRequest, map[string]any{"text": "", "error": "Field 'text' is required."})
 			return
 		}
 		key, tag, problem := opts.resolve(body.Model)
 		if problem != "" {
-			writeJSON(w, http.StatusInternalServerError, map[string]any{"text": *body.Text, "error": problem})
+			backend.WriteJSON(w, http.StatusInternalServerError, map[string]any{"text": *body.Text, "error": problem})
 			return
 		}
 		entities := [][2]string{}
@@ -137,7 +127,7 @@ func New(opts Options) http.Handler {
 				entities = append(entities, [2]string{tokens[i], l})
 			}
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"text": *body.Text, "model": key, "predicted_entities": entities})
+		backend.WriteJSON(w, http.StatusOK, map[string]any{"text": *body.Text, "model": key, "predicted_entities": entities})
 	})
 	return mux
 }
