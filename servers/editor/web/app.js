@@ -207,5 +207,24 @@ $("predict-form").onsubmit = async (ev) => {
 };
 
 $("endpoint-form").onsubmit = (ev) => { ev.preventDefault(); loadTasks(); };
-loadTasks();
-loadSources();
+
+// Deep links: ?task=<iri> opens a task (&convert=1 also converts it to
+// TriG), ?sentence=<text> runs a prediction. Bookmarks and the browser test
+// use them.
+async function start() {
+  const q = new URLSearchParams(location.search);
+  await Promise.all([loadTasks(), loadSources()]);
+  if (q.get("sentence")) {
+    $("sentence").value = q.get("sentence");
+    if (q.get("model")) $("model").value = q.get("model");
+    $("predict-form").requestSubmit();
+  }
+  if (q.get("task")) {
+    await openTask(q.get("task"));
+    if (q.get("convert") && current) {
+      try { await convert(); status("Successful conversion to RDF!"); }
+      catch (e) { status("An error occurred while converting data to rdf! Details:" + e.message, true); }
+    }
+  }
+}
+start();
