@@ -66,11 +66,11 @@ func TestBrowser(t *testing.T) {
 
 	for _, want := range []string{
 		`>Participatiewet art. 43</button>`, `>Uitvoeringswet AVG art. 22</button>`, // the task list
-		`>Participatiewet, artikel 43</button>`,                                     // the source list
-		`>vaststellen bijstand college aanvrager</b>`,                               // an act of the opened task
-		`>recht op bijstand</b>`,                                                    // its claim-duty
-		`<mark>recht op bijstand</mark>`,                                            // an anchored range
-		`<span class="tag Actor" title="Actor">college</span>`,                      // the prediction
+		`>Participatiewet, artikel 43</button>`,                // the source list
+		`>vaststellen bijstand college aanvrager</b>`,          // an act of the opened task
+		`>recht op bijstand</b>`,                               // its claim-duty
+		`<mark>recht op bijstand</mark>`,                       // an anchored range
+		`<span class="tag Actor" title="Actor">college</span>`, // the prediction
 		`<span class="tag Action" title="Action">verleent</span>`,
 		`Successful conversion to RDF!`,
 	} {
