@@ -4,10 +4,12 @@
 // error rules.
 //
 // Shipped here: the tokeniser, the WordPiece post-processing that an adapter
-// for an external token-classification model needs (PostProcess), and the
+// for an external token-classification model needs (PostProcess), the
 // rule-based baseline tagger (key regelkit-rules-nl, built in: a closed verb
-// list and position heuristics). It is a suggestion aid, not an accurate
-// tagger. The one call a newcomer needs:
+// list and position heuristics) and a structured perceptron with Viterbi
+// decoding (format regelkit-perceptron/1, trained by ./train on an annotated
+// corpus). Both are suggestion aids, not accurate taggers. The one call a
+// newcomer needs:
 //
 //	h := predict.New(predict.Options{ModelPath: "./models"})
 package predict

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/regelkit/regelkit/servers/editor/internal/backend"
 	"github.com/regelkit/regelkit/servers/editor/internal/convert"
@@ -35,6 +36,8 @@ type Options struct {
 	DefaultModel string
 	// APIKey, when set, is required in X-API-KEY (notes §3.8).
 	APIKey string
+
+	cache *modelCache
 }
 
 var keyPattern = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
@@ -88,14 +91,65 @@ func (o Options) resolve(requested string) (string, func([]string) []string, str
 	var manifest struct {
 		Format string `json:"format"`
 	}
-	if json.Unmarshal(data, &manifest) != nil || manifest.Format != "regelkit-rules/1" {
+	if json.Unmarshal(data, &manifest) != nil {
 		return key, nil, "Model format not supported."
 	}
-	return key, RuleTagger, ""
+	switch manifest.Format {
+	case "regelkit-rules/1":
+		return key, RuleTagger, ""
+	case PerceptronFormat:
+		m, err := o.cache.load(filepath.Join(o.modelPath(), key, "weights.json.gz"))
+		if err != nil {
+			return key, nil, "Model does not exist on filesystem."
+		}
+		return key, m.Tag, ""
+	}
+	return key, nil, "Model format not supported."
+}
+
+// modelCache keeps loaded weights by path. Its size is bounded: a registry
+// holds few models, and past maxCached the oldest entry is dropped.
+type modelCache struct {
+	mu    sync.Mutex
+	order []string
+	m     map[string]*Perceptron
+}
+
+const maxCached = 8
+
+// maxWeightBytes bounds the JSON of one model's weights.
+const maxWeightBytes = 256 << 20
+
+func (c *modelCache) load(path string) (*Perceptron, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m, ok := c.m[path]; ok {
+		return m, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := LoadPerceptron(f, maxWeightBytes)
+	if err != nil {
+		return nil, err
+	}
+	if c.m == nil {
+		c.m = map[string]*Perceptron{}
+	}
+	if len(c.order) == maxCached {
+		delete(c.m, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.m[path] = m
+	c.order = append(c.order, path)
+	return m, nil
 }
 
 // New returns the prediction handler for POST /api/predict.
 func New(opts Options) http.Handler {
+	opts.cache = &modelCache{}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/predict", func(w http.ResponseWriter, r *http.Request) {
 		if !convert.CheckAPIKey(w, r, opts.APIKey) {

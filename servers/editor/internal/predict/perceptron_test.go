@@ -1,0 +1,108 @@
+package predict
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+const corpusPath = "../../../../examples/editor/corpus/nl-legal.tsv"
+const modelDir = "../../../../examples/editor/models/regelkit-perceptron-nl"
+
+// TestRetrainingIsByteIdentical retrains from the corpus and compares with
+// the shipped model directory: same weights byte for byte, same manifest.
+func TestRetrainingIsByteIdentical(t *testing.T) {
+	corpus, err := os.ReadFile(corpusPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	man, weights, err := BuildModel(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipped, err := os.ReadFile(modelDir + "/weights.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(weights, shipped) {
+		t.Error("retrained weights differ from the shipped weights.json.gz (run the train command and commit)")
+	}
+	var shippedMan Manifest
+	data, _ := os.ReadFile(modelDir + "/model.json")
+	if err := json.Unmarshal(data, &shippedMan); err != nil {
+		t.Fatal(err)
+	}
+	if shippedMan.CorpusSHA256 != man.CorpusSHA256 || shippedMan.Test.MacroF1 != man.Test.MacroF1 {
+		t.Errorf("manifest is stale: corpus %s F1 %v, retrained %s F1 %v", shippedMan.CorpusSHA256, shippedMan.Test.MacroF1, man.CorpusSHA256, man.Test.MacroF1)
+	}
+	// The learned model must beat the rule-based baseline on the test split.
+	if man.Test.MacroF1 < man.Baseline.MacroF1+0.10 {
+		t.Errorf("macro F1 %.3f is not 10 points above the baseline %.3f", man.Test.MacroF1, man.Baseline.MacroF1)
+	}
+}
+
+func TestPerceptronModelThroughRegistry(t *testing.T) {
+	opts := Options{ModelPath: "../../../../examples/editor/models", DefaultModel: "regelkit-perceptron-nl"}
+	text := "Het college verleent de aanvrager bijstand, zo'n 12,5%-deel."
+	code, body := post(t, opts, `{"text":"`+text+`"}`)
+	if code != 200 || body["model"] != "regelkit-perceptron-nl" {
+		t.Fatalf("%d %v", code, body)
+	}
+	// Every token is an in-order substring of the text.
+	at := 0
+	for _, e := range body["predicted_entities"].([]any) {
+		tok := e.([]any)[0].(string)
+		i := strings.Index(text[at:], tok)
+		if i < 0 {
+			t.Fatalf("token %q not found after offset %d", tok, at)
+		}
+		at += i + len(tok)
+	}
+	// A long input is tagged in bounded chunks.
+	long := strings.Repeat("Het college verleent bijstand. ", 20000)
+	code, body = post(t, opts, `{"text":"`+long+`"}`)
+	if n := len(body["predicted_entities"].([]any)); code != 200 || n != 100000 {
+		t.Errorf("long input: %d, %d tokens", code, n)
+	}
+}
+
+func TestLoadPerceptronRejectsMalformed(t *testing.T) {
+	var buf bytes.Buffer
+	bad := &Perceptron{Labels: []string{"None"}, Transitions: [][]float64{{0}}}
+	if err := bad.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadPerceptron(&buf, 1<<20); err == nil {
+		t.Error("transitions without the start row accepted")
+	}
+}
+
+func BenchmarkPerceptronTag(b *testing.B) {
+	f, err := os.Open(modelDir + "/weights.json.gz")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	m, err := LoadPerceptron(f, 1<<28)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tokens := Tokenize("De verwerkingsverantwoordelijke verstrekt de betrokkene binnen een maand een kopie van de persoonsgegevens.")
+	for b.Loop() {
+		m.Tag(tokens)
+	}
+}
+
+func BenchmarkTrain(b *testing.B) {
+	corpus, err := os.ReadFile(corpusPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, _, err := BuildModel(corpus); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
