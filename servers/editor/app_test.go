@@ -1,6 +1,7 @@
 package main
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -185,8 +186,9 @@ func TestConfigErrors(t *testing.T) {
 
 // TestRemoteStore runs the backend against a SPARQL 1.1 endpoint over HTTP
 // (the memstore protocol handler standing in for a TriplyDB-style
-// <api>/datasets/<org>/<dataset>/sparql): the same answers as the embedded
-// store, and a save goes through SPARQL Update with the write token.
+// <api>/datasets/<org>/<dataset>/sparql, answering gzip-compressed): the same
+// answers as the embedded store, and a save goes through SPARQL Update with
+// the write token.
 func TestRemoteStore(t *testing.T) {
 	embedded := testApp(t, nil)
 	st := memstore.NewWithOptions(memstore.Options{UnionDefaultGraph: true})
@@ -206,7 +208,24 @@ func TestRemoteStore(t *testing.T) {
 			http.Error(w, "unauthorised", http.StatusUnauthorized)
 			return
 		}
-		sparqlHandler.ServeHTTP(w, r)
+		// The store compresses its answers, as TriplyDB does: the client
+		// must decompress them (notes §3.7: gzip handled).
+		if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			t.Errorf("request without Accept-Encoding: gzip")
+			sparqlHandler.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		sparqlHandler.ServeHTTP(rec, r)
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Del("Content-Length")
+		w.WriteHeader(rec.Code)
+		zw := gzip.NewWriter(w)
+		_, _ = zw.Write(rec.Body.Bytes())
+		_ = zw.Close()
 	}))
 	defer srv.Close()
 	remote := testApp(t, map[string]string{"GRAPHSTORE_API_URL": srv.URL + "/", "GRAPHSTORE_DATASET": "TNO/editor",
