@@ -90,9 +90,15 @@ func Normalize(t *Task) {
 	}
 }
 
+// normalizeConstruct rewrites the legacy operator "not" into isNegated,
+// children first, so that a nested "not" is already a negated node when its
+// parent looks at it.
 func normalizeConstruct(c *Construct, depth int) {
 	if c == nil || depth > 10000 {
 		return
+	}
+	for _, ch := range c.Children {
+		normalizeConstruct(ch, depth+1)
 	}
 	if c.Operator != nil && *c.Operator == "not" && len(c.Children) == 1 && c.Frame == "" && c.Children[0] != nil {
 		outer := c.Negated
@@ -107,9 +113,6 @@ func normalizeConstruct(c *Construct, depth int) {
 			r = Construct{Negated: true, Children: []*Construct{&inner}}
 		}
 		*c = r
-	}
-	for _, ch := range c.Children {
-		normalizeConstruct(ch, depth+1)
 	}
 }
 
