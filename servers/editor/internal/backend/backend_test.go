@@ -166,7 +166,7 @@ func TestGetSource(t *testing.T) {
 }
 
 func TestGetTask(t *testing.T) {
-	_, h := seeded(t)
+	st, h := seeded(t)
 	code, body := call(t, h, "POST", "/api/getTask", `{"iri":"`+taskP43+`"}`)
 	if code != 200 || body["message"] != "Task retrieved!" {
 		t.Fatalf("%d %v", code, body)
@@ -185,6 +185,14 @@ func TestGetTask(t *testing.T) {
 	}
 	if !strings.HasPrefix(strings.SplitN(body["task"].(string), "\n\n", 2)[1], "editor:task-3d0c8f6e") {
 		t.Errorf("task graph is not first:\n%.400s", body["task"])
+	}
+	// A task that involves a missing graph still loads, without it.
+	orphan := graph.IRI("http://ontology.tno.nl/normengineering/editor#task-orphan")
+	st.Add(graph.Quad{S: orphan, P: graph.IRI(NSRDFType), O: graph.IRI("http://ontology.tno.nl/normengineering/calculemus#Task"), G: orphan},
+		graph.Quad{S: orphan, P: graph.IRI("http://ontology.tno.nl/normengineering/calculemus#involves"), O: graph.IRI("http://example.org/missing"), G: orphan})
+	code, body = call(t, h, "POST", "/api/getTask", `{"iri":"`+orphan.Value+`"}`)
+	if code != 200 || !strings.Contains(body["task"].(string), "editor:task-orphan {") || strings.Contains(body["task"].(string), "<http://example.org/missing> {") {
+		t.Errorf("task with a missing graph: %d %v", code, body)
 	}
 	code, body = call(t, h, "POST", "/api/getTask", `{"iri":"http://ontology.tno.nl/normengineering/editor#task-none"}`)
 	if code != 404 || body["message"] != "Task not found!" {

@@ -137,6 +137,8 @@ func TestReadErrors(t *testing.T) {
 			editor:f a flint:Fact . }`, "frame a.precondition.children[1]: cyclic construct"},
 		{"not a frame", taskHeader + `editor:interpretation-x { editor:a a flint:Act ; flint:hasActor <http://example.org/x> . }`,
 			"frame a.actorId: <http://example.org/x> is not a frame IRI"},
+		{"two interpretations", taskHeader + `editor:task-x { editor:task-x calc:involves editor:interpretation-y . }`,
+			"exactly one interpretation graph besides its sources, found 2"},
 		{"missing source", taskHeader + `editor:task-x { editor:task-x editor:hasSourceDocuments ( [ editor:ofSource <http://s/Doc> ] ) ; calc:involves <http://s/Doc> . }`,
 			"Source graph missing: http://s/Doc"},
 	}

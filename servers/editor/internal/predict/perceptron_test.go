@@ -106,3 +106,28 @@ func BenchmarkTrain(b *testing.B) {
 		}
 	}
 }
+
+// TestGoldenSentences pins the model's output on sentences outside the
+// corpus, annotated by hand per the guideline of notes §4.4.
+func TestGoldenSentences(t *testing.T) {
+	f, err := os.Open(modelDir + "/weights.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := LoadPerceptron(f, 1<<28)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ text, labels string }{
+		{"Het college verleent de aanvrager een toeslag .", "None Actor Action None Recipient None Object None"},
+		{"De burgemeester trekt de vergunning in .", "None Actor Action None Object Action None"},
+		{"De inspecteur legt de belastingplichtige een boete op .", "None Actor Action None Recipient None Object Action None"},
+	}
+	for _, c := range cases {
+		got := strings.Join(m.Tag(Tokenize(c.text)), " ")
+		if got != c.labels {
+			t.Errorf("%s\n got  %s\n want %s", c.text, got, c.labels)
+		}
+	}
+}
