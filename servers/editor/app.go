@@ -56,7 +56,11 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 			u := base + d + "/sparql"
 			s := &backend.EndpointStore{Query: sparql.NewClient(u, sparql.ClientOptions{BearerToken: cfg.ReadToken})}
 			if cfg.WriteToken != "" && d == cfg.Dataset {
-				s.Update = sparql.NewClient(u, sparql.ClientOptions{BearerToken: cfg.WriteToken})
+				if cfg.GraphStoreGSP != "" {
+					s.GraphStoreURL, s.BearerToken = cfg.GraphStoreGSP, cfg.WriteToken
+				} else {
+					s.Update = sparql.NewClient(u, sparql.ClientOptions{BearerToken: cfg.WriteToken})
+				}
 			}
 			stores[d] = s
 		}

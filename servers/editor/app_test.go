@@ -190,18 +190,25 @@ func TestConfigErrors(t *testing.T) {
 // answers as the embedded store, and a save goes through SPARQL Update with
 // the write token.
 func TestRemoteStore(t *testing.T) {
+	for _, gsp := range []bool{false, true} {
+		t.Run(map[bool]string{false: "update", true: "gsp"}[gsp], func(t *testing.T) { testRemoteStore(t, gsp) })
+	}
+}
+
+func testRemoteStore(t *testing.T, gsp bool) {
 	embedded := testApp(t, nil)
 	st := memstore.NewWithOptions(memstore.Options{UnionDefaultGraph: true})
 	if err := backend.Seed(context.Background(), &backend.EndpointStore{Query: st, Update: st}, editorexamples.FS, time.Now); err != nil {
 		t.Fatal(err)
 	}
 	sparqlHandler := st.Handler(memstore.HandlerOptions{})
-	var sawWriteToken bool
+	var sawWriteToken, sawPut bool
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/datasets/TNO/editor/sparql" {
 			http.NotFound(w, r)
 			return
 		}
+		sawPut = sawPut || r.Method == http.MethodPut
 		auth := r.Header.Get("Authorization")
 		sawWriteToken = sawWriteToken || auth == "Bearer w-token"
 		if auth != "Bearer r-token" && auth != "Bearer w-token" {
@@ -228,8 +235,13 @@ func TestRemoteStore(t *testing.T) {
 		_ = zw.Close()
 	}))
 	defer srv.Close()
-	remote := testApp(t, map[string]string{"GRAPHSTORE_API_URL": srv.URL + "/", "GRAPHSTORE_DATASET": "TNO/editor",
-		"GRAPHSTORE_READ_TOKEN": "r-token", "GRAPHSTORE_WRITE_TOKEN": "w-token"})
+	env := map[string]string{"GRAPHSTORE_API_URL": srv.URL + "/", "GRAPHSTORE_DATASET": "TNO/editor",
+		"GRAPHSTORE_READ_TOKEN": "r-token", "GRAPHSTORE_WRITE_TOKEN": "w-token"}
+	if gsp {
+		// The memstore handler also speaks the Graph Store Protocol.
+		env["GRAPHSTORE_GSP_URL"] = srv.URL + "/datasets/TNO/editor/sparql"
+	}
+	remote := testApp(t, env)
 
 	want := jsonOf(t, send(embedded, "GET", "/api/getSources", ""))
 	got := jsonOf(t, send(remote, "GET", "/api/getSources", ""))
@@ -260,6 +272,9 @@ func TestRemoteStore(t *testing.T) {
 	}
 	if n := len(iris(remote, "TNO/editor/sparql")); n != 3 {
 		t.Errorf("after the remote save: %d tasks, want 3", n)
+	}
+	if sawPut != gsp {
+		t.Errorf("saved with PUT: %v, want %v", sawPut, gsp)
 	}
 	rec = send(remote, "POST", "/api/saveTaskAtGraphStore", string(body))
 	if rec.Code != 409 {

@@ -23,6 +23,7 @@ type config struct {
 	Dataset          string // <organisation>/<dataset>
 	ReadToken        string
 	WriteToken       string
+	GraphStoreGSP    string // Graph Store Protocol URL for writes; "" = SPARQL Update
 	SeedDir          string // seed of the embedded store; "" = examples/editor
 	AllowedDatasets  []string
 	ModelPath        string
@@ -53,6 +54,7 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	triplyRead := env.Secret("TRIPLY_KEY_R", "", "upstream alias of GRAPHSTORE_READ_TOKEN")
 	c.WriteToken = env.Secret("GRAPHSTORE_WRITE_TOKEN", "", "Bearer token for writes; without it saves answer 503")
 	triplyWrite := env.Secret("TRIPLY_KEY_W", "", "upstream alias of GRAPHSTORE_WRITE_TOKEN")
+	c.GraphStoreGSP = env.URL("GRAPHSTORE_GSP_URL", "", "Graph Store Protocol endpoint for saves (PUT ?graph=<iri>, with the write token); empty: saves use SPARQL Update on the dataset's endpoint")
 	c.SeedDir = env.String("GRAPHSTORE_SEED_DIR", "", "directory with sources/*.jsonld and tasks/*.json seeding the embedded store; empty = examples/editor")
 	c.AllowedDatasets = env.List("GRAPHSTORE_ALLOWED_DATASETS", nil, "datasets getTasksFromGraphStore may name; default: the configured one")
 	c.ModelPath = env.String("MODEL_PATH", "./models", "directory of prediction models (one directory with model.json each)")
