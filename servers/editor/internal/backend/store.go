@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/regelkit/regelkit/sparql"
 	"github.com/regelkit/regelkit/sparql/graph"
@@ -95,7 +96,7 @@ func (s *EndpointStore) put(ctx context.Context, name string, g *graph.Graph) er
 	}
 	c := s.HTTPClient
 	if c == nil {
-		c = http.DefaultClient
+		c = putClient
 	}
 	resp, err := c.Do(req)
 	if err != nil {
@@ -108,6 +109,9 @@ func (s *EndpointStore) put(ctx context.Context, name string, g *graph.Graph) er
 	}
 	return nil
 }
+
+// putClient bounds a Graph Store Protocol write that has no client of its own.
+var putClient = &http.Client{Timeout: 60 * time.Second}
 
 // iriRef writes an IRI for a query. Callers validate names (validIRI) first;
 // the escape keeps a stray '>' from ending the reference anyway.
