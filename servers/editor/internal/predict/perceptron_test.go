@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 const corpusPath = "../../../../examples/editor/corpus/nl-legal.tsv"
@@ -130,4 +132,36 @@ func TestGoldenSentences(t *testing.T) {
 			t.Errorf("%s\n got  %s\n want %s", c.text, got, c.labels)
 		}
 	}
+}
+
+// BenchmarkPerceptronTagCorpus tags every corpus sentence once per
+// iteration and reports the 99th percentile of one sentence's latency.
+func BenchmarkPerceptronTagCorpus(b *testing.B) {
+	f, err := os.Open(modelDir + "/weights.json.gz")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	m, err := LoadPerceptron(f, 1<<28)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := os.ReadFile(corpusPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sents, err := ReadCorpus(bytes.NewReader(data))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var lat []time.Duration
+	for b.Loop() {
+		for _, s := range sents {
+			start := time.Now()
+			m.Tag(s.Tokens)
+			lat = append(lat, time.Since(start))
+		}
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs/sentence")
 }
