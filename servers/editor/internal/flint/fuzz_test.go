@@ -13,7 +13,7 @@ import (
 // FuzzConvert feeds arbitrary JSON to ToDataset and arbitrary TriG to
 // FromDataset: neither may panic, and a task that converts must read back.
 func FuzzConvert(f *testing.F) {
-	for _, file := range []string{"testdata/worked.json", "../../../../examples/editor/tasks/avg-art22.json"} {
+	for _, file := range []string{"testdata/worked.json", "../../../../examples/editor/tasks/uitvoeringswet-avg-art22.json"} {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)
