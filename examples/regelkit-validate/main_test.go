@@ -249,6 +249,9 @@ func TestExitCodes(t *testing.T) {
 		{name: "errors", args: []string{"dmn", "testdata/toeslag.dmn"}, code: 1},
 		{name: "shacl errors", args: []string{"shacl", "testdata/regels.ttl"}, code: 1},
 		{name: "shacl conformant rule", args: []string{"shacl", "-format", "json", "testdata/leeftijd.ttl"}, code: 0, stdout: `"valid": true`},
+		// RDF/XML is parsed by extension; its issues carry no position.
+		{name: "shacl RDF/XML", args: []string{"shacl", "testdata/regel.rdf"}, code: 1,
+			stdout: "testdata/regel.rdf: error SHACL-MINCOUNT: SHACL-MINCOUNT (at https://regels.example/rules/xml dct:title)\n"},
 		{name: "shacl timeout", args: []string{"shacl", "-timeout", "1ns", "testdata/regels.ttl"}, code: 1,
 			stdout: "testdata/regels.ttl: error SHACL-LIMIT: SHACL validation did not finish within 1ns (-timeout)"},
 	} {
