@@ -44,7 +44,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usageText = `usage: regelkit-validate dmn|shacl [flags] FILE...
+const usageText = `usage: regelkit-validate dmn|shacl [flags] FILE... (flags may also follow the files; -- ends them)
 
   dmn    validate DMN XML models (structure, decision tables, CPRMV
          attributes, decision requirements, metadata)
@@ -85,14 +85,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "regelkit-validate: unknown command %q: want dmn or shacl\n", kind)
 		return exitUsage
 	}
-	if err := fs.Parse(args[1:]); err != nil {
+	files, err := parseInterspersed(fs, args[1:])
+	if err != nil {
 		return exitUsage // flag has printed the error and the defaults
 	}
 	if err := opt.check(); err != nil {
 		fmt.Fprintf(stderr, "regelkit-validate: %v\n", err)
 		return exitUsage
 	}
-	files := fs.Args()
 	if len(files) == 0 {
 		fmt.Fprintf(stderr, "regelkit-validate: %s: no files given\n", kind)
 		return exitUsage
@@ -148,6 +148,27 @@ func newFlagSet(stderr io.Writer, opt *options) *flag.FlagSet {
 	fs.Int64Var(&opt.maxBytes, "max-bytes", defaultMaxBytes, "largest file read, in bytes; a larger file is an I/O error (exit 2)")
 	fs.DurationVar(&opt.timeout, "timeout", 60*time.Second, "wall time of the SHACL validation of one file")
 	return fs
+}
+
+// parseInterspersed parses flags wherever they stand among the files, as
+// CI scripts append flags after a glob; "--" ends the flags, so a file
+// named "-x" can still be given.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		consumed := len(args) - fs.NArg()
+		if consumed > 0 && args[consumed-1] == "--" {
+			return append(files, fs.Args()...), nil
+		}
+		if fs.NArg() == 0 {
+			return files, nil
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
 }
 
 func (o *options) check() error {
