@@ -17,6 +17,7 @@ require (
 	github.com/mmcdole/gofeed v1.4.2
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/piprate/json-gold v0.9.1
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	golang.org/x/text v0.41.0
 	golang.org/x/time v0.15.0
 )
