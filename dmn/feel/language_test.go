@@ -42,6 +42,16 @@ func TestTypesInstanceOf(t *testing.T) {
 		{`[1..2] instance of range`, `true`},
 		{`(function() 1) instance of function`, `true`},
 		{`1 instance of context`, `false`},
+		// function types are contravariant in their parameters (10.3.2.9.1)
+		{`(function(x: list<number>) x) instance of function<list<number>>->Any`, `true`},
+		{`(function(x: list<number>) x) instance of function<list<string>>->Any`, `false`},
+		{`(function(x: list<number>) x) instance of function<list>->Any`, `false`},
+		{`(function(x: number) x) instance of function<Any>->Any`, `false`},
+		{`(function(x: context<a: number>) x) instance of function<context<a: number, b: string>>->Any`, `true`},
+		{`(function(x: context<a: number, b: string>) x) instance of function<context<a: number>>->Any`, `false`},
+		{`(function(x: range<number>) x) instance of function<range<number>>->Any`, `true`},
+		{`(function(x: function<number>->number) x) instance of function<function<number>->number>->Any`, `true`},
+		{`(function(x: string) x) instance of function<number>->Any`, `false`},
 	})
 }
 
@@ -103,6 +113,21 @@ func TestFunctionsAndConversion(t *testing.T) {
 		{`some x in [1, 2], y in [2, 3] satisfies x = y`, `true`},
 		{`every x in [] satisfies false`, `true`},
 		{`some x in [1, "a"] satisfies x > 0`, `true`},
+		{`for i in [1..3) return i`, `[1, 2]`},
+		{`for i in (1..3] return i`, `[2, 3]`},
+		{`for d in [@"2024-01-30"..@"2024-02-01") return d.day`, `[30, 31]`},
+		{`for d in (@"2024-01-30"..@"2024-02-01"] return d.day`, `[31, 1]`},
+		{`for i in [3..1] return i`, `null`},
+		{`for i in 1.5..3 return i`, `null`},
+		{`for i in > 3 return i`, `null`},
+		{`for i in 5 return i`, `[5]`},
+		{`[[1]..[2]]`, `null`},
+		{`[{a: 1}..{a: 2}]`, `null`},
+		{`date and time("2024-01-01T10:00:00") < date and time("2024-01-01T11:00:00")`, `true`},
+		{`date and time("2024-01-01T10:00:00") = date and time("2024-01-01T10:00:00")`, `true`},
+		{`date and time("2024-01-01T10:00:00") = date and time("2024-01-01T10:00:00Z")`, `false`},
+		{`time("10:00:00") = time("10:00:00")`, `true`},
+		{`time("10:00:00") < time("10:00:01")`, `true`},
 		// comparison and arithmetic across kinds
 		{`"a" < "b"`, `true`},
 		{`[1] < [2]`, `null`},
