@@ -22,11 +22,8 @@ func numberVariable(d *apd.Decimal) (Variable, error) {
 			return integral(i), nil
 		}
 	}
-	text := "0"
-	if !r.IsZero() {
-		text = r.Text('f')
-	}
-	return Variable{Type: TypeDouble, Value: json.Number(text)}, nil
+	// a fraction or beyond int64, so not zero; Text('f') writes no exponent
+	return Variable{Type: TypeDouble, Value: json.Number(r.Text('f'))}, nil
 }
 
 func numbersEqual(a, b json.Number) bool {

@@ -165,6 +165,10 @@ func TestInfer(t *testing.T) {
 		{(*int)(nil), Null()},
 		{json.RawMessage(`{"x": 1}`), Variable{Type: TypeJSON, Value: `{"x":1}`}},
 		{apd.New(1369060, -3), num(TypeDouble, "1369.060")},
+		{*apd.New(25, -1), num(TypeDouble, "2.5")},
+		{apd.New(0, -3), Integer(0)},
+		{(*apd.Decimal)(nil), Null()},
+		{[]any{json.Number("1.50"), "a"}, Variable{Type: TypeJSON, Value: `[1.50,"a"]`}},
 		{String("kept"), String("kept")},
 	} {
 		got, err := Infer(tc.in)
