@@ -32,8 +32,7 @@ func ExampleParseVariables() {
 		fmt.Println(err)
 		return
 	}
-	x, _ := vs["amount"].FEEL()
-	fmt.Println(x)
+	fmt.Println(vs["amount"].Value)
 	_, err = engine.ParseVariables([]byte(`{"age": {"value": "old", "type": "Integer"}}`))
 	fmt.Println(err)
 	// Output:

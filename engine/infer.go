@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/cockroachdb/apd/v3"
-	"github.com/regelkit/regelkit/dmn/feel"
 )
 
 // Variables maps variable names to typed values.
@@ -23,7 +22,9 @@ type Variables map[string]Variable
 // outside the 32-bit range; any other number → Double (json.Number and
 // decimals keep their exact text); string → String (ISO dates stay
 // strings); time.Time → Date; []byte → Bytes; maps, slices and structs →
-// Json; FEEL values as FromFEEL; a Variable is returned as it is.
+// Json; an *apd.Decimal → its exact number; a Variable is returned as it
+// is. FEEL values (dates, contexts, lists) convert with local.FromFEEL,
+// which keeps this package free of the DMN engine.
 func Infer(v any) (Variable, error) {
 	switch x := v.(type) {
 	case nil:
@@ -71,12 +72,13 @@ func Infer(v any) (Variable, error) {
 		return Date(x), nil
 	case []byte:
 		return Bytes(x), nil
-	case *apd.Decimal, apd.Decimal, feel.Date, feel.Time, feel.DateTime, feel.Duration, feel.YearsMonths,
-		*feel.Context, []feel.Value, feel.Range:
-		if d, ok := x.(apd.Decimal); ok {
-			return FromFEEL(&d)
+	case *apd.Decimal:
+		if x == nil {
+			return Null(), nil
 		}
-		return FromFEEL(x)
+		return numberVariable(x)
+	case apd.Decimal:
+		return numberVariable(&x)
 	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {

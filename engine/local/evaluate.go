@@ -48,7 +48,7 @@ func (e *Engine) evaluate(ctx context.Context, d *definition, vars engine.Variab
 	if len(vars) <= smallInputs {
 		in := feel.NewContext(len(vars))
 		for name, v := range vars {
-			x, err := v.FEEL()
+			x, err := FEEL(v)
 			if err != nil {
 				return nil, namedVariableError(name, err)
 			}
@@ -56,7 +56,7 @@ func (e *Engine) evaluate(ctx context.Context, d *definition, vars engine.Variab
 		}
 		res, err = d.res.model.EvaluateContext(ctx, d.plan.id, in, opts)
 	} else {
-		in, verr := vars.FEEL()
+		in, verr := FEELInputs(vars)
 		if verr != nil {
 			return nil, verr
 		}
@@ -125,7 +125,7 @@ func (d *definition) result(ctx context.Context, rows []dmn.Row) (engine.Result,
 		m := make(map[string]engine.Variable, len(r.Names))
 		aligned := len(r.Names) == len(p.outputs)
 		for j, name := range r.Names {
-			v, err := engine.FromFEEL(r.Values[j])
+			v, err := FromFEEL(r.Values[j])
 			if err != nil {
 				return nil, d.failure(ctx, fmt.Errorf("output %q: %w", name, err))
 			}

@@ -47,3 +47,16 @@ func ExampleEngine_Evaluate() {
 	// String("MK") Double(1369.06) String("2e helft 2025")
 	// SZW_BijstandsnormInformatie: no rule matched (SZW_Bijstandsnormtermijn)
 }
+
+// Variables convert to FEEL values without losing digits, and results
+// convert back.
+func ExampleFEEL() {
+	vs, _ := engine.ParseVariables([]byte(`{"amount": {"value": 12345678901234567890.12, "type": "Double"}}`))
+	x, _ := local.FEEL(vs["amount"])
+	fmt.Println(x)
+	v, _ := local.FromFEEL(x)
+	fmt.Println(v)
+	// Output:
+	// 12345678901234567890.12
+	// Double(12345678901234567890.12)
+}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/regelkit/regelkit/engine"
+	"github.com/regelkit/regelkit/engine/local"
 )
 
 // fake records requests and answers with a canned status and body.
@@ -181,7 +182,7 @@ func TestEvaluateRequestAndAnswer(t *testing.T) {
 		res[0]["amount"].Value != json.Number("12345678901234567890.5") || res[0]["map"].Type != engine.TypeObject {
 		t.Errorf("result %v", res)
 	}
-	x, err := res[0]["map"].FEEL()
+	x, err := local.FEEL(res[0]["map"])
 	if err != nil || x == nil {
 		t.Errorf("Object as JSON to FEEL: %v, %v", x, err)
 	}

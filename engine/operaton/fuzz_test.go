@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/regelkit/regelkit/engine"
+	"github.com/regelkit/regelkit/engine/local"
 )
 
 // FuzzAnswers feeds arbitrary answers to the client's decoding: every
@@ -42,7 +43,7 @@ func FuzzAnswers(f *testing.F) {
 		if err == nil {
 			for _, row := range res {
 				for _, v := range row {
-					v.FEEL()
+					_, _ = local.FEEL(v)
 					v.Plain()
 				}
 			}

@@ -121,7 +121,7 @@ func interopTCK(t *testing.T, dir string, folders []os.DirEntry, floor map[strin
 				}
 				vars := engine.Variables{}
 				for _, in := range tc.Inputs {
-					v, err := engine.FromFEEL(in.Value.FEEL())
+					v, err := local.FromFEEL(in.Value.FEEL())
 					if err != nil {
 						t.Fatalf("%s %s: input %s: %v", tenant, tc.ID, in.Name, err)
 					}
@@ -227,7 +227,7 @@ func resultValue(t *testing.T, r engine.Result, multi bool) feel.Value {
 	row := func(m map[string]engine.Variable) feel.Value {
 		if len(m) == 1 {
 			for _, v := range m {
-				x, err := v.FEEL()
+				x, err := local.FEEL(v)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -236,7 +236,7 @@ func resultValue(t *testing.T, r engine.Result, multi bool) feel.Value {
 		}
 		c := feel.NewContext(len(m))
 		for _, k := range sortedKeys(m) {
-			x, err := m[k].FEEL()
+			x, err := local.FEEL(m[k])
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,55 +1,62 @@
-package engine
+package local
 
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/regelkit/regelkit/dmn"
 	"github.com/regelkit/regelkit/dmn/feel"
+	"github.com/regelkit/regelkit/engine"
 )
 
-// FEEL converts the variable to a FEEL value without losing precision:
+// The conversions between engine variables and FEEL values live here, not
+// in engine, so that engine stays an interface package: its REST client
+// (engine/operaton) links nothing of the DMN engine.
+
+// FEEL converts a variable to a FEEL value without losing precision:
 // numbers become exact decimals (a Long or a Double's full text is kept);
 // String stays a string (an ISO date too: models call date(…)); Date
 // becomes a date and time with its offset; Json becomes the FEEL list or
 // context it encodes (numbers exact, object keys sorted); Bytes its base64
-// text; an Object serialized as application/json like Json.
-func (v Variable) FEEL() (feel.Value, error) {
+// text; an Object serialized as application/json like Json. Errors are
+// *engine.VariableError.
+func FEEL(v engine.Variable) (feel.Value, error) {
 	// fast paths for the common types; the interface value is reused as it
 	// is, since converting a string back into an interface would allocate
 	switch x := v.Value.(type) {
 	case nil:
 		return nil, nil
 	case bool:
-		if v.Type == TypeBoolean {
+		if v.Type == engine.TypeBoolean {
 			return v.Value, nil
 		}
 	case string:
-		if v.Type == TypeString {
+		if v.Type == engine.TypeString {
 			return v.Value, nil
 		}
 	case json.Number:
-		if v.Type == TypeInteger || v.Type == TypeLong || v.Type == TypeShort {
+		if v.Type == engine.TypeInteger || v.Type == engine.TypeLong || v.Type == engine.TypeShort {
 			if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
 				return apd.New(i, 0), nil
 			}
 		}
 	}
 	bad := func(reason string) (feel.Value, error) {
-		return nil, &VariableError{Type: v.Type, Value: clip(fmt.Sprint(v.Value)), Reason: reason}
+		return nil, &engine.VariableError{Type: v.Type, Value: clip(fmt.Sprint(v.Value)), Reason: reason}
 	}
 	switch v.Type {
-	case TypeNull:
+	case engine.TypeNull:
 		return nil, nil
-	case TypeBoolean:
+	case engine.TypeBoolean:
 		return bad("not a boolean")
-	case TypeShort, TypeInteger, TypeLong, TypeDouble:
+	case engine.TypeShort, engine.TypeInteger, engine.TypeLong, engine.TypeDouble:
 		var s string
 		switch x := v.Value.(type) {
 		case json.Number:
@@ -64,32 +71,32 @@ func (v Variable) FEEL() (feel.Value, error) {
 			return bad("not a number")
 		}
 		return d, nil
-	case TypeString:
+	case engine.TypeString:
 		return bad("not a string")
-	case TypeDate:
+	case engine.TypeDate:
 		if t, ok := v.Value.(time.Time); ok {
 			return dmn.ToValue(t), nil
 		}
 		return bad("not a time")
-	case TypeJSON:
+	case engine.TypeJSON:
 		s, ok := v.Value.(string)
 		if !ok {
 			return dmn.ToValue(v.Value), nil
 		}
-		x, err := decodeAny(json.RawMessage(s))
+		x, err := decodeJSON(s)
 		if err != nil {
 			return bad("not JSON")
 		}
 		return dmn.ToValue(x), nil
-	case TypeBytes:
+	case engine.TypeBytes:
 		if b, ok := v.Value.([]byte); ok {
 			return base64.StdEncoding.EncodeToString(b), nil
 		}
 		return bad("not bytes")
-	case TypeObject:
+	case engine.TypeObject:
 		if f, _ := v.ValueInfo["serializationDataFormat"].(string); strings.HasPrefix(f, "application/json") {
 			if s, ok := v.Value.(string); ok {
-				x, err := decodeAny(json.RawMessage(s))
+				x, err := decodeJSON(s)
 				if err != nil {
 					return bad("not JSON")
 				}
@@ -102,14 +109,14 @@ func (v Variable) FEEL() (feel.Value, error) {
 	return bad("type has no FEEL value")
 }
 
-// FEEL converts every variable (see Variable.FEEL) into an input map for
-// dmn's Evaluate. Errors are *VariableError naming the variable.
-func (vs Variables) FEEL() (map[string]any, error) {
+// FEELInputs converts every variable (see FEEL) into an input map for
+// dmn's Evaluate. Errors are *engine.VariableError naming the variable.
+func FEELInputs(vs engine.Variables) (map[string]any, error) {
 	out := make(map[string]any, len(vs))
 	for name, v := range vs {
-		x, err := v.FEEL()
+		x, err := FEEL(v)
 		if err != nil {
-			return nil, withName(err, name)
+			return nil, namedVariableError(name, err)
 		}
 		out[name] = x
 	}
@@ -122,40 +129,26 @@ func (vs Variables) FEEL() (map[string]any, error) {
 // and durations → String with their ISO 8601 text (how Operaton clients
 // send dates); lists and contexts → Json (numbers exact, temporal values
 // as ISO text). Ranges and functions cannot be converted.
-func FromFEEL(x feel.Value) (Variable, error) {
+func FromFEEL(x feel.Value) (engine.Variable, error) {
 	switch v := x.(type) {
 	case nil:
-		return Null(), nil
+		return engine.Null(), nil
 	case bool:
-		return Boolean(v), nil
+		return engine.Boolean(v), nil
 	case string:
 		// reuse x's interface value: no new allocation for the string
-		return Variable{Type: TypeString, Value: x}, nil
+		return engine.Variable{Type: engine.TypeString, Value: x}, nil
 	case *apd.Decimal:
-		return numberVariable(v)
+		return engine.Infer(v)
 	case feel.Date, feel.Time, feel.DateTime, feel.Duration, feel.YearsMonths:
-		return String(feel.String(v)), nil
+		return engine.String(feel.String(v)), nil
 	case []feel.Value, *feel.Context:
 		if err := checkJSONable(v); err != nil {
-			return Variable{}, err
+			return engine.Variable{}, err
 		}
-		return JSON(dmn.FromValue(v))
+		return engine.JSON(dmn.FromValue(v))
 	}
-	return Variable{}, &VariableError{Value: clip(feel.Literal(x)), Reason: fmt.Sprintf("a FEEL %s has no variable type", feel.Kind(x))}
-}
-
-func numberVariable(d *apd.Decimal) (Variable, error) {
-	if d.Form != apd.Finite {
-		return Variable{}, &VariableError{Type: TypeDouble, Value: d.String(), Reason: "not a finite number"}
-	}
-	var r apd.Decimal
-	r.Reduce(d)
-	if r.Exponent >= 0 {
-		if i, err := r.Int64(); err == nil {
-			return integral(i), nil
-		}
-	}
-	return Variable{Type: TypeDouble, Value: json.Number(feel.String(d))}, nil
+	return engine.Variable{}, &engine.VariableError{Value: clip(feel.Literal(x)), Reason: fmt.Sprintf("a FEEL %s has no variable type", feel.Kind(x))}
 }
 
 func checkJSONable(x feel.Value) error {
@@ -174,48 +167,38 @@ func checkJSONable(x feel.Value) error {
 			}
 		}
 	case feel.Range, *feel.Function:
-		return &VariableError{Value: clip(feel.Literal(x)), Reason: fmt.Sprintf("a FEEL %s inside a list or context has no JSON form", feel.Kind(x))}
+		return &engine.VariableError{Value: clip(feel.Literal(x)), Reason: fmt.Sprintf("a FEEL %s inside a list or context has no JSON form", feel.Kind(x))}
 	case *apd.Decimal:
 		if v.Form != apd.Finite {
-			return &VariableError{Value: v.String(), Reason: "not a finite number"}
+			return &engine.VariableError{Value: v.String(), Reason: "not a finite number"}
 		}
 	}
 	return nil
 }
 
-func numbersEqual(a, b json.Number) bool {
-	if a == b {
-		return true
+// decodeJSON reads one JSON value with exact numbers (json.Number).
+func decodeJSON(s string) (any, error) {
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
 	}
-	x, err1 := feel.ParseNumber(string(a))
-	y, err2 := feel.ParseNumber(string(b))
-	return err1 == nil && err2 == nil && x.Cmp(y) == 0
+	if d.More() {
+		return nil, errors.New("trailing data after JSON value")
+	}
+	return v, nil
 }
 
-// Int64 returns the value of an integral number variable (Short, Integer,
-// Long, or a Double without fraction) as an int64.
-func (v Variable) Int64() (int64, bool) {
-	n, ok := v.Value.(json.Number)
-	if !ok {
-		return 0, false
+// clip shortens a value quoted in an error message.
+func clip(s string) string {
+	const max = 64
+	if len(s) <= max {
+		return s
 	}
-	d, err := feel.ParseNumber(string(n))
-	if err != nil {
-		return 0, false
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
 	}
-	var r apd.Decimal
-	r.Reduce(d)
-	i, err := r.Int64()
-	return i, err == nil
-}
-
-// Float64 returns the value of a number variable as a float64 (which may
-// round it).
-func (v Variable) Float64() (float64, bool) {
-	n, ok := v.Value.(json.Number)
-	if !ok {
-		return 0, false
-	}
-	f, err := n.Float64()
-	return f, err == nil && !math.IsInf(f, 0)
+	return s[:cut] + "…"
 }
