@@ -107,8 +107,8 @@ func outputsOf(res engine.Result) (engine.Variables, error) {
 	}
 	out := engine.Variables{}
 	for name, col := range res.Values() {
-		// engine.JSON, not engine.Infer: Infer reads a []any as a FEEL
-		// list and would turn its json.Number values into strings.
+		// engine.JSON keeps the column's values as they came (json.Number
+		// stays a number) and names the output when one cannot be encoded.
 		v, err := engine.JSON(col)
 		if err != nil {
 			return nil, fmt.Errorf("output %s: %w", name, err)
