@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -37,9 +38,11 @@ func TestClientAgainstMemstore(t *testing.T) {
 		name string
 		opts sparql.ClientOptions
 	}{
-		{"post", sparql.ClientOptions{}},
-		{"form", sparql.ClientOptions{Form: true}},
-		{"get", sparql.ClientOptions{Get: true}},
+		{"default", sparql.ClientOptions{}},
+		{"form", sparql.ClientOptions{QueryMethod: sparql.MethodForm}},
+		{"direct", sparql.ClientOptions{QueryMethod: sparql.MethodDirect}},
+		{"get", sparql.ClientOptions{QueryMethod: sparql.MethodGet}},
+		{"deprecated get", sparql.ClientOptions{Get: true}},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
 			_, srv := newStoreServer(t, memstore.HandlerOptions{})
@@ -267,4 +270,81 @@ func TestHandlerFormats(t *testing.T) {
 
 func urlEncode(s string) string {
 	return strings.NewReplacer("%", "%25", " ", "%20", "?", "%3F", "{", "%7B", "}", "%7D", "<", "%3C", ">", "%3E", "#", "%23", "&", "%26", "+", "%2B").Replace(s)
+}
+
+// TestClientQueryMethods pins what goes over the wire in each QueryMethod:
+// Virtuoso 7 answers only the form (and GET) encodings, so form is the
+// default.
+func TestClientQueryMethods(t *testing.T) {
+	type seen struct{ method, ctype, query, update, body string }
+	var got []seen
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		s := seen{method: r.Method, ctype: r.Header.Get("Content-Type"), query: r.URL.Query().Get("query")}
+		if s.ctype == sparql.MediaForm {
+			v, _ := url.ParseQuery(string(body))
+			s.query, s.update = v.Get("query"), v.Get("update")
+		} else {
+			s.body = string(body)
+		}
+		got = append(got, s)
+		w.Header().Set("Content-Type", sparql.MediaResultsJSON)
+		io.WriteString(w, `{"head":{"vars":[]},"results":{"bindings":[]}}`)
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	const q, u = "SELECT * WHERE { ?s ?p ?o }", "INSERT DATA { <a:b> <a:c> <a:d> }"
+	long := "SELECT * WHERE { ?s ?p ?o } #" + strings.Repeat("x", sparql.MaxGetURL)
+	cases := []struct {
+		method sparql.QueryMethod
+		want   []seen
+	}{
+		{"", []seen{
+			{method: "POST", ctype: "application/x-www-form-urlencoded", query: q},
+			{method: "POST", ctype: "application/x-www-form-urlencoded", update: u},
+			{method: "POST", ctype: "application/x-www-form-urlencoded", query: long},
+		}},
+		{sparql.MethodDirect, []seen{
+			{method: "POST", ctype: "application/sparql-query", body: q},
+			{method: "POST", ctype: "application/sparql-update", body: u},
+			{method: "POST", ctype: "application/sparql-query", body: long},
+		}},
+		{sparql.MethodGet, []seen{
+			{method: "GET", query: q},
+			{method: "POST", ctype: "application/x-www-form-urlencoded", update: u},
+			{method: "POST", ctype: "application/x-www-form-urlencoded", query: long},
+		}},
+	}
+	for _, tc := range cases {
+		got = nil
+		c := sparql.NewClient(srv.URL, sparql.ClientOptions{QueryMethod: tc.method})
+		if _, err := c.Select(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Update(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Select(ctx, long); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(tc.want) {
+			t.Fatalf("%q: %d requests, want %d", tc.method, len(got), len(tc.want))
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%q request %d = %+v, want %+v", tc.method, i, got[i], tc.want[i])
+			}
+		}
+	}
+}
+
+func TestParseQueryMethod(t *testing.T) {
+	for in, want := range map[string]sparql.QueryMethod{"": "form", "FORM": "form", " direct ": "direct", "get": "get"} {
+		if got, err := sparql.ParseQueryMethod(in); err != nil || got != want {
+			t.Errorf("ParseQueryMethod(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := sparql.ParseQueryMethod("put"); err == nil || !strings.Contains(err.Error(), "form, direct or get") {
+		t.Errorf("ParseQueryMethod(put) error = %v", err)
+	}
 }
