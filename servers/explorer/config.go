@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/regelkit/regelkit/servers/internal/envconfig"
+	"github.com/regelkit/regelkit/sparql"
 )
 
 // config is the explorer's configuration, read from the environment by
@@ -23,8 +24,11 @@ type config struct {
 	EmbeddedStore  bool   // load examples/ into an in-memory store served at /v1/sparql
 	SPARQLEndpoint string // the default knowledge graph; "" = the embedded store
 	SPARQLTimeout  time.Duration
-	OutboundStrict bool     // refuse non-public and non-https caller-named URLs
-	OutboundAllow  []string // URLs or host names that always pass
+	// SPARQLQueryMethod is how queries reach remote endpoints: form-encoded
+	// POSTs unless set (Virtuoso answers nothing else).
+	SPARQLQueryMethod sparql.QueryMethod
+	OutboundStrict    bool     // refuse non-public and non-https caller-named URLs
+	OutboundAllow     []string // URLs or host names that always pass
 
 	DatabaseURL string // PostgreSQL for asset storage; "" = assets answer 503 DB_NOT_CONFIGURED
 
@@ -74,6 +78,9 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	c.SPARQLEndpoint = env.URL("SPARQL_ENDPOINT", "",
 		"default SPARQL endpoint of the knowledge graph (health probe, norms, SHACL merged mode); empty: the embedded store")
 	c.SPARQLTimeout = env.Duration("SPARQL_TIMEOUT", 30*time.Second, "timeout of one request to a remote SPARQL endpoint")
+	method := env.OneOf("SPARQL_QUERY_METHOD", string(sparql.MethodForm), []string{"form", "direct", "get"},
+		"how queries and updates reach a remote SPARQL endpoint: form (POST application/x-www-form-urlencoded), direct (POST application/sparql-query) or get (GET for queries whose URL stays under 4 KB, form POST otherwise)")
+	c.SPARQLQueryMethod, _ = sparql.ParseQueryMethod(method)
 	strict := env.OptionalBool("OUTBOUND_STRICT",
 		"refuse caller-named endpoints that are not https or resolve to loopback, private, link-local or reserved addresses; default: true in production, false otherwise")
 	c.OutboundStrict = c.Environment == "production"

@@ -32,6 +32,7 @@ type knowledgeGraph struct {
 	defaultURL  string          // caller-facing URL of the default endpoint
 	def         sparql.Endpoint // the default endpoint (embedded store or client)
 	policy      *outbound.Policy
+	method      sparql.QueryMethod
 
 	mu      sync.Mutex
 	clients map[string]*sparql.Client
@@ -45,6 +46,7 @@ func newKnowledgeGraph(ctx context.Context, cfg *config) (*knowledgeGraph, error
 		port:        cfg.Port,
 		policy:      &outbound.Policy{Strict: cfg.OutboundStrict, Allow: cfg.OutboundAllow, Timeout: cfg.SPARQLTimeout},
 		clients:     map[string]*sparql.Client{},
+		method:      cfg.SPARQLQueryMethod,
 	}
 	if cfg.EmbeddedStore {
 		kg.store = memstore.New()
@@ -81,8 +83,9 @@ func (kg *knowledgeGraph) client(raw string) *sparql.Client {
 		return c
 	}
 	c := sparql.NewClient(raw, sparql.ClientOptions{
-		HTTPClient: kg.policy.Client(),
-		Header:     http.Header{"User-Agent": {"regelkit-explorer/" + version}},
+		HTTPClient:  kg.policy.Client(),
+		QueryMethod: kg.method,
+		Header:      http.Header{"User-Agent": {"regelkit-explorer/" + version}},
 	})
 	if len(kg.clients) > 256 { // callers name endpoints freely: keep the cache bounded
 		clear(kg.clients)

@@ -17,6 +17,7 @@ import (
 	"github.com/regelkit/regelkit/chain"
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/upstream"
 	"github.com/regelkit/regelkit/sparql"
 )
 
@@ -101,14 +102,10 @@ func (h *handlers) requireEndpoint(ctx context.Context, raw string) (string, spa
 	return raw, ep, nil
 }
 
+// queryError maps a failed knowledge-graph read (upstream.SPARQLError): the
+// caller's bad query is 400, an endpoint down 502, too slow 504.
 func queryError(what string, err error) error {
-	return wrapErr(http.StatusInternalServerError, CodeQueryError, what, err)
-}
-
-func wrapErr(status int, code, what string, err error) *httpapi.Error {
-	e := httpapi.Errorf(status, code, "%s: %v", what, err)
-	e.Cause = err
-	return e
+	return upstream.SPARQLError(CodeQueryError, what, err)
 }
 
 func isRefresh(r *http.Request) bool {
@@ -221,7 +218,7 @@ func (h *handlers) discovery(code, what string, run func(context.Context, sparql
 		}
 		data, err := run(r.Context(), ep)
 		if err != nil {
-			return wrapErr(http.StatusInternalServerError, code, what, err)
+			return upstream.SPARQLError(code, what, err)
 		}
 		return httpapi.WriteData(w, http.StatusOK, data)
 	}
@@ -492,36 +489,3 @@ func (h *handlers) query(w http.ResponseWriter, r *http.Request) error {
 	}
 	return httpapi.WriteData(w, http.StatusOK, doc)
 }
-
-// proxyMessage is the QUERY_ERROR text of a failed proxied query: the
-// endpoint's status and a short reason.
-func proxyMessage(err error) string {
-	var he *sparql.HTTPError
-	var ne *sparql.NotSPARQLError
-	switch {
-	case errors.As(err, &he):
-		msg := fmt.Sprintf("SPARQL endpoint answered %d %s", he.StatusCode, http.StatusText(he.StatusCode))
-		if he.Body != "" {
-			msg += ": " + shorten(he.Body, 300)
-		}
-		return msg
-	case errors.As(err, &ne):
-		return "SPARQL endpoint did not answer with SPARQL results (Content-Type " + ne.ContentType + ")"
-	case errors.Is(err, context.DeadlineExceeded):
-		return "SPARQL endpoint did not answer in time"
-	}
-	return "SPARQL query failed: " + shorten(err.Error(), 300)
-}
-
-func shorten(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !isRuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

@@ -5,10 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"net/http"
 
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/upstream"
 	"github.com/regelkit/regelkit/sparql"
 	"github.com/regelkit/regelkit/sparql/memstore"
 )
@@ -18,10 +17,11 @@ type rawQuerier interface {
 	Query(ctx context.Context, query string) (*sparql.Response, error)
 }
 
-func proxyError(msg string, cause error) *httpapi.Error {
-	e := httpapi.NewError(http.StatusInternalServerError, CodeQueryError, msg)
-	e.Cause = cause
-	return e
+// proxyError maps a failed proxied query: the endpoint's 400 (a syntax
+// error) is the caller's, 400 QUERY_ERROR quoting it; a failing endpoint
+// is 502, a slow one 504 (upstream.SPARQLError).
+func proxyError(err error) *httpapi.Error {
+	return upstream.SPARQLError(CodeQueryError, "", err)
 }
 
 // graphAnswer is the refusal of a CONSTRUCT or DESCRIBE query.
@@ -38,7 +38,7 @@ func runQuery(ctx context.Context, ep sparql.Endpoint, query string) (json.RawMe
 	case rawQuerier:
 		resp, err := e.Query(ctx, query)
 		if err != nil {
-			return nil, proxyError(proxyMessage(err), err)
+			return nil, proxyError(err)
 		}
 		var res *sparql.Results
 		switch resp.ContentType {
@@ -56,7 +56,7 @@ func runQuery(ctx context.Context, ep sparql.Endpoint, query string) (json.RawMe
 			return nil, graphAnswer()
 		}
 		if err != nil {
-			return nil, proxyError(proxyMessage(&sparql.NotSPARQLError{ContentType: resp.ContentType, Cause: err}), err)
+			return nil, proxyError(&sparql.NotSPARQLError{ContentType: resp.ContentType, Cause: err})
 		}
 		return json.Marshal(res)
 	case *memstore.Store:
@@ -64,9 +64,13 @@ func runQuery(ctx context.Context, ep sparql.Endpoint, query string) (json.RawMe
 		if err != nil {
 			var se *memstore.SyntaxError
 			if errors.As(err, &se) {
-				return nil, proxyError(fmt.Sprintf("SPARQL endpoint answered 400 Bad Request: %v", err), err)
+				// Worded as a remote endpoint's answer, so a client sees one
+				// message whichever store it named.
+				e := proxyError(err)
+				e.Message = "SPARQL endpoint answered 400 Bad Request: " + httpapi.Excerpt(err.Error(), 300)
+				return nil, e
 			}
-			return nil, proxyError(proxyMessage(err), err)
+			return nil, proxyError(err)
 		}
 		if res.Results == nil {
 			return nil, graphAnswer()
@@ -75,7 +79,7 @@ func runQuery(ctx context.Context, ep sparql.Endpoint, query string) (json.RawMe
 	}
 	res, err := ep.Select(ctx, query)
 	if err != nil {
-		return nil, proxyError(proxyMessage(err), err)
+		return nil, proxyError(err)
 	}
 	return json.Marshal(res)
 }

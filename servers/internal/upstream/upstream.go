@@ -1,0 +1,94 @@
+package upstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/outbound"
+	"github.com/regelkit/regelkit/sparql"
+	"github.com/regelkit/regelkit/sparql/memstore"
+)
+
+// quoteLen bounds how much of an endpoint's error text a message quotes.
+const quoteLen = 300
+
+// SPARQLError maps err, returned by a sparql.Endpoint call, to the answer
+// of the route: code is the route's envelope code (QUERY_ERROR,
+// DISCOVERY_ERROR, …), what says what failed ("Failed to list DMNs"). See
+// the package documentation for the mapping. An empty what leaves the
+// message to say what the endpoint did ("SPARQL endpoint answered …").
+func SPARQLError(code, what string, err error) *httpapi.Error {
+	if le := httpapi.LimitError(err); le != nil {
+		return le
+	}
+	var (
+		syntax  *memstore.SyntaxError
+		eval    *memstore.EvaluationError
+		form    *memstore.QueryFormError
+		update  *memstore.UpdateError
+		status  *sparql.HTTPError
+		notRes  *sparql.NotSPARQLError
+		refused *outbound.RefusedError
+		netErr  net.Error
+	)
+	switch {
+	case errors.As(err, &syntax), errors.As(err, &eval), errors.As(err, &form), errors.As(err, &update):
+		return with(http.StatusBadRequest, code, fmt.Sprintf("%s: %s", what, httpapi.Excerpt(err.Error(), quoteLen)), err, "")
+	case errors.As(err, &status) && status.StatusCode == http.StatusBadRequest:
+		msg := fmt.Sprintf("%s: SPARQL endpoint answered 400 Bad Request", what)
+		if status.Body != "" {
+			msg += ": " + httpapi.Excerpt(oneLine(status.Body), quoteLen)
+		}
+		return with(http.StatusBadRequest, code, msg, err, "")
+	case errors.As(err, &refused):
+		e := httpapi.InvalidRequest("%v", refused)
+		e.Cause = err
+		return e
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+		return with(http.StatusGatewayTimeout, code, what+": SPARQL endpoint did not answer in time", err, err.Error())
+	case errors.Is(err, context.Canceled):
+		return with(http.StatusServiceUnavailable, code, what+": the request was cancelled", err, "")
+	case errors.As(err, &status):
+		return with(http.StatusBadGateway, code,
+			fmt.Sprintf("%s: SPARQL endpoint answered %d %s", what, status.StatusCode, http.StatusText(status.StatusCode)),
+			err, httpapi.Excerpt(oneLine(status.Body), quoteLen))
+	case errors.As(err, &notRes):
+		return with(http.StatusBadGateway, code,
+			fmt.Sprintf("%s: SPARQL endpoint did not answer with SPARQL results (Content-Type %q)", what, httpapi.Excerpt(notRes.ContentType, 100)),
+			err, err.Error())
+	case errors.Is(err, sparql.ErrResponseTooLarge):
+		return with(http.StatusBadGateway, code, what+": the SPARQL endpoint's answer exceeds the size limit", err, "")
+	case errors.As(err, &netErr):
+		return with(http.StatusBadGateway, code, what+": SPARQL endpoint unreachable", err, err.Error())
+	}
+	return with(http.StatusBadGateway, code, what+": the SPARQL request failed", err, err.Error())
+}
+
+func with(status int, code, msg string, cause error, detail string) *httpapi.Error {
+	msg = strings.TrimPrefix(msg, ": ")
+	return &httpapi.Error{Status: status, Code: code, Message: msg, Cause: cause, DevDetail: detail}
+}
+
+// oneLine folds white space so a quoted error stays on one line.
+func oneLine(s string) string {
+	out := make([]byte, 0, len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' || c == '\n' || c == '\r' || c == '\t' {
+			space = len(out) > 0
+			continue
+		}
+		if space {
+			out = append(out, ' ')
+			space = false
+		}
+		out = append(out, c)
+	}
+	return string(out)
+}

@@ -1,0 +1,105 @@
+package upstream_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/regelkit/regelkit/servers/internal/outbound"
+	"github.com/regelkit/regelkit/servers/internal/upstream"
+	"github.com/regelkit/regelkit/sparql"
+	"github.com/regelkit/regelkit/sparql/memstore"
+)
+
+type limitErr struct{ limit string }
+
+func (e *limitErr) Error() string         { return "sparql: query exceeded " + e.limit + " (10)" }
+func (e *limitErr) LimitExceeded() string { return e.limit }
+
+// TestSPARQLError runs real failures through the real client and store.
+func TestSPARQLError(t *testing.T) {
+	ctx := context.Background()
+	answer := func(status int, ctype, body string) string {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Query().Get("slow") != "" {
+				time.Sleep(300 * time.Millisecond)
+			}
+			w.Header().Set("Content-Type", ctype)
+			w.WriteHeader(status)
+			fmt.Fprint(w, body)
+		}))
+		t.Cleanup(srv.Close)
+		return srv.URL
+	}
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	closed := "http://" + ln.Addr().String() + "/sparql"
+	ln.Close()
+	selectOn := func(u string, opts sparql.ClientOptions) error {
+		_, err := sparql.NewClient(u, opts).Select(ctx, "SELECT * WHERE { ?s ?p ?o }")
+		return err
+	}
+	_, storeErr := memstore.New().Query(ctx, "SELECT WHERE {")
+	strict := &outbound.Policy{Strict: true}
+	_, refusedErr := strict.Check("https://169.254.169.254/latest")
+
+	cases := []struct {
+		name     string
+		err      error
+		status   int
+		code     string
+		mention  string
+		noLeak   string // must not be in the message
+		hasCause bool   // DevDetail carries the cause
+	}{
+		{"syntax error of the embedded store", storeErr, 400, "QUERY_ERROR", "syntax error", "", false},
+		{"endpoint 400", selectOn(answer(400, "text/plain", "Virtuoso 37000 Error SP030: syntax error\n at line 1"), sparql.ClientOptions{}),
+			400, "QUERY_ERROR", "answered 400 Bad Request: Virtuoso 37000 Error SP030: syntax error at line 1", "", false},
+		{"endpoint 500", selectOn(answer(500, "text/plain", "driver: connection to 10.9.8.7 lost"), sparql.ClientOptions{}),
+			502, "QUERY_ERROR", "answered 500 Internal Server Error", "10.9.8.7", true},
+		{"endpoint 401", selectOn(answer(401, "text/plain", "no"), sparql.ClientOptions{}), 502, "QUERY_ERROR", "answered 401 Unauthorized", "", true},
+		{"html login page", selectOn(answer(200, "text/html", "<html>login</html>"), sparql.ClientOptions{}),
+			502, "QUERY_ERROR", `did not answer with SPARQL results (Content-Type "text/html")`, "", true},
+		{"unreachable", selectOn(closed, sparql.ClientOptions{}), 502, "DISCOVERY_ERROR", "unreachable", "127.0.0.1", true},
+		{"slow", selectOn(answer(200, sparql.MediaResultsJSON, "{}")+"?slow=1", sparql.ClientOptions{Timeout: 50 * time.Millisecond}),
+			504, "QUERY_ERROR", "did not answer in time", "127.0.0.1", true},
+		{"too large", selectOn(answer(200, sparql.MediaResultsJSON, strings.Repeat(" ", 2000)), sparql.ClientOptions{MaxResponseBytes: 1000}),
+			502, "QUERY_ERROR", "exceeds the size limit", "", false},
+		{"refused", refusedErr, 400, "INVALID_REQUEST", "link-local", "", false},
+		{"limit", fmt.Errorf("listing: %w", &limitErr{"MaxRows"}), 400, "LIMIT_EXCEEDED", "MaxRows (10)", "", false},
+		{"time limit", fmt.Errorf("listing: %w", &limitErr{"Timeout"}), 503, "LIMIT_EXCEEDED", "Timeout (10)", "", false},
+		{"other", errors.New("strange failure at 10.1.1.1"), 502, "QUERY_ERROR", "the SPARQL request failed", "10.1.1.1", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.err == nil {
+				t.Fatal("the failure did not happen")
+			}
+			code := "QUERY_ERROR"
+			if tc.code == "DISCOVERY_ERROR" {
+				code = tc.code
+			}
+			e := upstream.SPARQLError(code, "Failed to list DMNs", tc.err)
+			if e.Status != tc.status || e.Code != tc.code {
+				t.Fatalf("got %d %s (%s), want %d %s", e.Status, e.Code, e.Message, tc.status, tc.code)
+			}
+			if !strings.Contains(e.Message, tc.mention) {
+				t.Errorf("message %q lacks %q", e.Message, tc.mention)
+			}
+			if tc.noLeak != "" && strings.Contains(e.Message, tc.noLeak) {
+				t.Errorf("message %q leaks %q", e.Message, tc.noLeak)
+			}
+			if tc.hasCause != (e.DevDetail != "") {
+				t.Errorf("DevDetail = %q", e.DevDetail)
+			}
+			if !errors.Is(e, tc.err) {
+				t.Error("the cause must stay in the chain")
+			}
+		})
+	}
+}
