@@ -12,8 +12,8 @@ import (
 
 	"github.com/regelkit/regelkit/norms"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
-	"github.com/regelkit/regelkit/servers/internal/upstream"
 	"github.com/regelkit/regelkit/servers/internal/outbound"
+	"github.com/regelkit/regelkit/servers/internal/upstream"
 	"github.com/regelkit/regelkit/sparql"
 )
 

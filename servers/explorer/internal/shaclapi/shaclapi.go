@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
-	"github.com/regelkit/regelkit/servers/internal/upstream"
 	"github.com/regelkit/regelkit/servers/internal/openapi"
+	"github.com/regelkit/regelkit/servers/internal/upstream"
 	"github.com/regelkit/regelkit/shacl/layered"
 	"github.com/regelkit/regelkit/sparql"
 )
