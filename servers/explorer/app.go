@@ -80,9 +80,10 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 		Content:     openapi.JSON(doc.AddSchema("ErrorEnvelope", openapi.ErrorEnvelope())),
 	}
 	a.router = httpapi.NewRouter(httpapi.RouterOptions{
-		Development: cfg.development(),
-		Logger:      logger,
-		Doc:         doc,
+		Development:      cfg.development(),
+		Logger:           logger,
+		Doc:              doc,
+		MaxResponseBytes: cfg.Limits.MaxResponseBytes,
 	})
 	a.health = &health.Checker{
 		Name:          serviceName,

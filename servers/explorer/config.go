@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/regelkit/regelkit/servers/internal/envconfig"
+	"github.com/regelkit/regelkit/servers/internal/limits"
 	"github.com/regelkit/regelkit/sparql"
 )
 
@@ -31,6 +32,8 @@ type config struct {
 	OutboundAllow     []string // URLs or host names that always pass
 
 	DatabaseURL string // PostgreSQL for asset storage; "" = assets answer 503 DB_NOT_CONFIGURED
+
+	Limits limits.Config // the bounds of evaluations and responses
 
 	OperatonBaseURL  string // remote engine; "" = the embedded engine
 	OperatonUsername string
@@ -105,6 +108,8 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 
 	c.DatabaseURL = env.URL("DATABASE_URL", "",
 		"PostgreSQL URL for asset storage (BPMN processes, forms, document templates); empty: every /v1/assets route answers 503 DB_NOT_CONFIGURED")
+
+	c.Limits = limits.Read(env)
 
 	// Stub mode is on unless the setting says exactly "false" (explorer notes §9.2).
 	c.DocmgmtStub = env.String("DOCMGMT_STUB_MODE", "true",

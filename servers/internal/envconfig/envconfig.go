@@ -118,6 +118,51 @@ func (r *Reader) Int(name string, def int, desc string) int {
 	return n
 }
 
+// Bytes reads a size in bytes: a plain integer or one with a unit, B, KB,
+// MB, GB (powers of 1024, like KiB, MiB, GiB), e.g. "32MB". Negative sizes
+// are allowed (they disable a bound where the setting says so). The value
+// is printed in bytes.
+func (r *Reader) Bytes(name string, def int64, desc string) int64 {
+	v, val, set := r.raw(name, strconv.FormatInt(def, 10), desc)
+	n := def
+	if set {
+		parsed, err := parseBytes(val)
+		if err != nil {
+			r.fail(name, val, "must be a size such as 1048576, 512KB or 32MB")
+		} else {
+			n = parsed
+		}
+	}
+	r.record(v, strconv.FormatInt(n, 10))
+	return n
+}
+
+func parseBytes(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	num := strings.TrimRightFunc(s, func(c rune) bool { return c >= 'A' && c <= 'z' })
+	unit := strings.ToUpper(strings.TrimSpace(s[len(num):]))
+	mult := int64(1)
+	switch unit {
+	case "", "B":
+	case "K", "KB", "KIB":
+		mult = 1 << 10
+	case "M", "MB", "MIB":
+		mult = 1 << 20
+	case "G", "GB", "GIB":
+		mult = 1 << 30
+	default:
+		return 0, fmt.Errorf("unknown unit %q", unit)
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	if n > (1<<62)/mult || n < -(1<<62)/mult {
+		return 0, fmt.Errorf("size out of range")
+	}
+	return n * mult, nil
+}
+
 // Port reads a TCP port (1–65535).
 func (r *Reader) Port(name string, def int, desc string) int {
 	before := len(r.errs)

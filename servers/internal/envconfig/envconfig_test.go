@@ -72,3 +72,19 @@ func TestSecretsAreMasked(t *testing.T) {
 		t.Errorf("the URL's host should stay visible: %s", printed)
 	}
 }
+
+func TestBytes(t *testing.T) {
+	cases := map[string]int64{"1048576": 1 << 20, "512KB": 512 << 10, "32MB": 32 << 20, "32 MiB": 32 << 20, "2g": 2 << 30, "-1": -1, "10B": 10}
+	for in, want := range cases {
+		r := FromMap(map[string]string{"SIZE": in})
+		if got := r.Bytes("SIZE", 7, ""); got != want || r.Err() != nil {
+			t.Errorf("Bytes(%q) = %d, %v; want %d", in, got, r.Err(), want)
+		}
+	}
+	for _, in := range []string{"lots", "12XB", "99999999999GB"} {
+		r := FromMap(map[string]string{"SIZE": in})
+		if got := r.Bytes("SIZE", 7, ""); got != 7 || r.Err() == nil {
+			t.Errorf("Bytes(%q) = %d, %v; want the default and an error", in, got, r.Err())
+		}
+	}
+}
