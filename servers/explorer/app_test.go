@@ -195,3 +195,36 @@ func TestREADMEDocumentsEveryVariable(t *testing.T) {
 		}
 	}
 }
+
+// TestStartupPrintsEffectiveValues: the configuration line shows what is in
+// force, not what was set ("OUTBOUND_STRICT=true" in production, not "").
+func TestStartupPrintsEffectiveValues(t *testing.T) {
+	printed := func(env map[string]string) map[string]string {
+		_, r, err := loadConfig(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, v := range r.Vars() {
+			out[v.Name] = v.Display()
+		}
+		return out
+	}
+	prod := printed(map[string]string{"ENVIRONMENT": "production",
+		"DATABASE_URL": "host=db.internal user=app password=s3cret dbname=regelkit"})
+	dev := printed(map[string]string{"DATABASE_URL": "postgresql://app:s3cret@db.internal/regelkit"})
+	want := []struct{ name, prod, dev string }{
+		{"OUTBOUND_STRICT", "true", "false"},
+		{"ENGINE_REST", "false", "true"},
+		{"SPARQL_QUERY_METHOD", "form", "form"},
+		{"EVAL_TIMEOUT", "30s", "30s"},
+		{"RESPONSE_MAX_BYTES", "33554432", "33554432"},
+		{"DATABASE_URL", "host=db.internal user=app password=xxxxx dbname=regelkit", "postgresql://app:xxxxx@db.internal/regelkit"},
+	}
+	for _, w := range want {
+		if prod[w.name] != w.prod || dev[w.name] != w.dev {
+			t.Errorf("%s printed %q in production and %q in development, want %q and %q",
+				w.name, prod[w.name], dev[w.name], w.prod, w.dev)
+		}
+	}
+}

@@ -84,12 +84,10 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	method := env.OneOf("SPARQL_QUERY_METHOD", string(sparql.MethodForm), []string{"form", "direct", "get"},
 		"how queries and updates reach a remote SPARQL endpoint: form (POST application/x-www-form-urlencoded), direct (POST application/sparql-query) or get (GET for queries whose URL stays under 4 KB, form POST otherwise)")
 	c.SPARQLQueryMethod, _ = sparql.ParseQueryMethod(method)
-	strict := env.OptionalBool("OUTBOUND_STRICT",
-		"refuse caller-named endpoints that are not https or resolve to loopback, private, link-local or reserved addresses; default: true in production, false otherwise")
-	c.OutboundStrict = c.Environment == "production"
-	if strict != nil {
-		c.OutboundStrict = *strict
-	}
+	// The default depends on ENVIRONMENT; reading it as a plain boolean
+	// with that default prints the effective value at start-up.
+	c.OutboundStrict = env.Bool("OUTBOUND_STRICT", c.Environment == "production",
+		"also require https and refuse loopback for caller-named endpoints (private, link-local, metadata and reserved addresses are refused in every environment); default: true in production, false otherwise")
 	c.OutboundAllow = env.List("OUTBOUND_ALLOW", nil,
 		"comma-separated URLs (scheme://host[:port][/path]) or host names that caller-named endpoints may always use")
 
@@ -99,15 +97,11 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	c.OperatonPassword = env.Secret("OPERATON_PASSWORD", "", "basic-auth password for the remote engine")
 	c.OperatonAPIKey = env.Secret("OPERATON_API_KEY", "", "bearer token for the remote engine (takes precedence over basic auth)")
 	c.OperatonTimeout = env.Duration("OPERATON_TIMEOUT", 30*time.Second, "timeout of one request to the remote engine")
-	engineREST := env.OptionalBool("ENGINE_REST",
+	c.EngineREST = env.Bool("ENGINE_REST", c.Environment != "production",
 		"serve the embedded engine under Operaton's REST paths at /engine-rest; default: on, except in production")
-	c.EngineREST = c.Environment != "production"
-	if engineREST != nil {
-		c.EngineREST = *engineREST
-	}
 
-	c.DatabaseURL = env.URL("DATABASE_URL", "",
-		"PostgreSQL URL for asset storage (BPMN processes, forms, document templates); empty: every /v1/assets route answers 503 DB_NOT_CONFIGURED")
+	c.DatabaseURL = env.PostgresURL("DATABASE_URL", "",
+		"PostgreSQL connection string for asset storage (BPMN processes, forms, document templates): postgres://…, postgresql://…, postgres:///db?host=/socket/dir or key=value; empty: every /v1/assets route answers 503 DB_NOT_CONFIGURED")
 
 	c.Limits = limits.Read(env)
 

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"io/fs"
 	"net/http"
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/regelkit/regelkit/examples"
@@ -209,4 +212,37 @@ func TestRemoteEngineProbe(t *testing.T) {
 	}
 	// A remote engine is never re-served by the explorer.
 	c.Get("/engine-rest/version").ExpectError(t, http.StatusNotFound, "NOT_FOUND")
+}
+
+// TestDatabaseURLForms connects the asset store through each form of
+// DATABASE_URL libpq and pgx accept: the URL, the Unix-socket URL and a
+// key=value string.
+func TestDatabaseURLForms(t *testing.T) {
+	db := pgtest.New(t)
+	forms := map[string]string{"url": db.URL}
+	if s := db.SocketURL(); s != "" {
+		forms["socket"] = s
+		u, err := url.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		forms["key=value"] = fmt.Sprintf("host=%s port=%s user=postgres dbname=%s sslmode=disable",
+			u.Query().Get("host"), u.Query().Get("port"), db.Name)
+	} else {
+		t.Log("external database: the socket and key=value forms are covered by envconfig's tests only")
+	}
+	for name, dsn := range forms {
+		t.Run(name, func(t *testing.T) {
+			_, c := newTestApp(t, map[string]string{"DATABASE_URL": dsn})
+			id := "form-" + strings.ReplaceAll(name, "=", "-")
+			body := map[string]any{"id": id, "name": name, "xml": "<definitions/>", "bpmnProcessId": id, "linkedDmnTemplates": []string{},
+				"createdAt": "2026-01-02T03:04:05.000Z", "updatedAt": "2026-01-02T03:04:05.000Z"}
+			c.Post("/v1/assets/bpmn", body).Data(t, http.StatusOK, nil)
+			var got struct{ ID string }
+			c.Get("/v1/assets/bpmn/by-bpmn-id/"+id).Data(t, http.StatusOK, &got)
+			if got.ID != id {
+				t.Errorf("%s: by-bpmn-id = %+v", name, got)
+			}
+		})
+	}
 }

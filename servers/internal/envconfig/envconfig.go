@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Var describes one setting as read.
@@ -20,6 +23,7 @@ type Var struct {
 	Set         bool   // the variable was present in the environment
 	Secret      bool   // mask the whole value when printing
 	URL         bool   // mask the password of a URL value when printing
+	Postgres    bool   // a PostgreSQL connection string: mask every password form
 }
 
 // Display returns the value as it may be printed.
@@ -27,6 +31,8 @@ func (v Var) Display() string {
 	switch {
 	case v.Secret && v.Value != "":
 		return "****"
+	case v.Postgres && v.Value != "":
+		return MaskConnString(v.Value)
 	case v.URL && v.Value != "":
 		u, err := url.Parse(v.Value)
 		if err != nil {
@@ -100,6 +106,127 @@ func (r *Reader) URL(name, def, desc string) string {
 	}
 	r.record(v, val)
 	return val
+}
+
+// PostgresURL reads an optional PostgreSQL connection string in any form
+// libpq and pgx accept: postgres:// and postgresql:// URLs (also with a
+// Unix-socket host, postgres:///db?host=/var/run/postgresql) and key=value
+// strings (host=/var/run/postgresql dbname=app). It is checked with pgx's
+// parser, which reads nothing but the string, the PG* environment and a
+// password file; its password is masked in every form when printed.
+func (r *Reader) PostgresURL(name, def, desc string) string {
+	v, val, _ := r.raw(name, def, desc)
+	v.Postgres = true
+	if val != "" {
+		if _, err := pgconn.ParseConfig(val); err != nil {
+			// pgx's message may quote the string: name the forms instead.
+			r.fail(name, MaskConnString(val), "must be a PostgreSQL connection string: postgres://…, postgresql://… or key=value pairs")
+		}
+	}
+	r.record(v, val)
+	return val
+}
+
+var (
+	urlUserPassword  = regexp.MustCompile(`^(postgres(?:ql)?://[^:@/?]*:)[^@/?]*@`)
+	urlPasswordParam = regexp.MustCompile(`(?i)([?&](?:ssl)?password=)[^&]*`)
+)
+
+// passwordKeys are the connection parameters that carry secrets.
+var passwordKeys = map[string]bool{"password": true, "sslpassword": true}
+
+// MaskConnString returns a PostgreSQL connection string with its passwords
+// replaced by "xxxxx": the password of a URL's user information, password
+// and sslpassword query parameters, and the same keys of a key=value
+// string (quoted values with escaped quotes included). A string it cannot
+// read is replaced as a whole.
+func MaskConnString(s string) string {
+	if strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://") {
+		u, err := url.Parse(s)
+		if err != nil {
+			// libpq takes URLs Go's parser refuses (a percent-encoded
+			// socket directory as the host): mask by pattern.
+			s = urlUserPassword.ReplaceAllString(s, "${1}xxxxx@")
+			return urlPasswordParam.ReplaceAllString(s, "${1}xxxxx")
+		}
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		}
+		q := u.Query()
+		masked := false
+		for k := range q {
+			if passwordKeys[strings.ToLower(k)] {
+				q.Set(k, "xxxxx")
+				masked = true
+			}
+		}
+		if masked {
+			u.RawQuery = q.Encode()
+		}
+		return u.String()
+	}
+	return maskKeyValues(s)
+}
+
+// maskKeyValues masks the password values of a libpq key=value string:
+// keys and values separated by white space, "=" with optional white space
+// around it, values bare or in single quotes with \ and \' escapes.
+func maskKeyValues(s string) string {
+	var out strings.Builder
+	i := 0
+	for i < len(s) {
+		// White space between pairs is kept as is.
+		if s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' {
+			out.WriteByte(s[i])
+			i++
+			continue
+		}
+		start := i
+		for i < len(s) && s[i] != '=' && s[i] != ' ' && s[i] != '\t' {
+			i++
+		}
+		key := s[start:i]
+		j := i
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		if j >= len(s) || s[j] != '=' {
+			return "(unparsable connection string)"
+		}
+		j++
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		valStart := j
+		if j < len(s) && s[j] == '\'' {
+			j++
+			for j < len(s) && s[j] != '\'' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(s) {
+				return "(unparsable connection string)"
+			}
+			j++
+		} else {
+			for j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != '\n' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+		}
+		out.WriteString(s[start:valStart])
+		if passwordKeys[strings.ToLower(key)] {
+			out.WriteString("xxxxx")
+		} else {
+			out.WriteString(s[valStart:min(j, len(s))])
+		}
+		i = j
+	}
+	return out.String()
 }
 
 // Int reads an integer setting.

@@ -88,3 +88,54 @@ func TestBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestPostgresURL(t *testing.T) {
+	cases := []struct{ in, printed string }{
+		{"postgres:///regelkit?host=/var/run/postgresql", "postgres:///regelkit?host=/var/run/postgresql"},
+		{"postgresql://app:s3cret@db.internal:5432/regelkit?sslmode=require", "postgresql://app:xxxxx@db.internal:5432/regelkit?sslmode=require"},
+		{"postgres://app@db/regelkit?password=s3cret&sslmode=disable", "postgres://app@db/regelkit?password=xxxxx&sslmode=disable"},
+		{"postgres://app@%2Fvar%2Frun%2Fpostgresql/regelkit", "postgres://app@%2Fvar%2Frun%2Fpostgresql/regelkit"},
+		{"host=/var/run/postgresql dbname=regelkit", "host=/var/run/postgresql dbname=regelkit"},
+		{"host=db.internal user=app password=s3cret dbname=regelkit", "host=db.internal user=app password=xxxxx dbname=regelkit"},
+		{"host=db user=app password = 's3 cr\\'et' sslpassword=k3y dbname=x", "host=db user=app password = xxxxx sslpassword=xxxxx dbname=x"},
+		{"host=db PASSWORD=s3cret", "host=db PASSWORD=xxxxx"},
+	}
+	for _, tc := range cases {
+		r := FromMap(map[string]string{"DATABASE_URL": tc.in})
+		if got := r.PostgresURL("DATABASE_URL", "", ""); got != tc.in {
+			t.Errorf("value %q, want it unchanged", got)
+		}
+		if err := r.Err(); err != nil {
+			t.Errorf("%q refused: %v", tc.in, err)
+		}
+		v := r.Vars()[0]
+		if got := v.Display(); got != tc.printed {
+			t.Errorf("Display(%q) = %q, want %q", tc.in, got, tc.printed)
+		}
+		for _, attr := range r.LogAttrs() {
+			if strings.Contains(fmt.Sprint(attr), "s3") || strings.Contains(fmt.Sprint(attr), "k3y") {
+				t.Errorf("log attribute %v leaks the password", attr)
+			}
+		}
+	}
+	for _, bad := range []string{"mysql://app:s3cret@db/x", "host=db password='s3cret", "just words"} {
+		r := FromMap(map[string]string{"DATABASE_URL": bad})
+		r.PostgresURL("DATABASE_URL", "", "")
+		err := r.Err()
+		if err == nil {
+			t.Errorf("%q accepted", bad)
+			continue
+		}
+		if strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("error for %q leaks the password: %v", bad, err)
+		}
+	}
+}
+
+func TestMaskConnStringFallback(t *testing.T) {
+	in := "postgres://app:s3cret@%2Fvar%2Frun%2Fpostgresql/regelkit?sslpassword=k3y&sslmode=disable"
+	want := "postgres://app:xxxxx@%2Fvar%2Frun%2Fpostgresql/regelkit?sslpassword=xxxxx&sslmode=disable"
+	if got := MaskConnString(in); got != want {
+		t.Errorf("MaskConnString = %q, want %q", got, want)
+	}
+}
