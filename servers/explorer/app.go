@@ -91,6 +91,8 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 		Environment:   cfg.Environment,
 		Documentation: openAPIPath,
 		Started:       a.started,
+		Development:   cfg.development(),
+		Logger:        logger,
 		Probes: []health.Probe{
 			{Name: "triplydb", Check: a.kg.Ping},
 			{Name: "operaton", Check: engineProbe(a.engine)},

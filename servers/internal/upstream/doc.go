@@ -25,6 +25,9 @@
 //   - any other status of the endpoint, a non-SPARQL answer, an answer over
 //     the client's size limit, a connection failure: 502.
 //
+// Transport does the same for other services (a decision engine, a
+// document store) when the failure is in reaching them at all.
+//
 // 502 and 504 messages say what failed in words; the cause (addresses,
 // the endpoint's own error text) goes into httpapi.Error.DevDetail, which
 // the router shows in development only and logs.

@@ -92,3 +92,21 @@ func oneLine(s string) string {
 	}
 	return string(out)
 }
+
+// Transport maps a failure to reach a service (a decision engine, a
+// document store) at all: no answer in time is 504, a connection failure
+// 502, with code and "<what> did not answer in time" / "<what> is
+// unreachable" and the cause in DevDetail. Any other error (the service
+// answered, with an error of its own) gives nil: the caller maps it.
+func Transport(code, what string, err error) *httpapi.Error {
+	var netErr net.Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+		return with(http.StatusGatewayTimeout, code, what+" did not answer in time", err, err.Error())
+	case errors.As(err, &netErr):
+		return with(http.StatusBadGateway, code, what+" is unreachable", err, err.Error())
+	}
+	return nil
+}

@@ -103,3 +103,35 @@ func TestSPARQLError(t *testing.T) {
 		})
 	}
 }
+
+func TestTransport(t *testing.T) {
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := ln.Addr().String()
+	ln.Close()
+	_, refused := http.Get("http://" + addr + "/engine-rest/version")
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { time.Sleep(300 * time.Millisecond) }))
+	defer slow.Close()
+	_, timedOut := (&http.Client{Timeout: 50 * time.Millisecond}).Get(slow.URL)
+	cases := []struct {
+		err    error
+		status int
+		msg    string
+	}{
+		{refused, 502, "the decision engine is unreachable"},
+		{fmt.Errorf("step M1: %w", timedOut), 504, "the decision engine did not answer in time"},
+		{context.DeadlineExceeded, 504, "the decision engine did not answer in time"},
+	}
+	for _, tc := range cases {
+		e := upstream.Transport("EXECUTION_ERROR", "the decision engine", tc.err)
+		if e == nil || e.Status != tc.status || e.Message != tc.msg || e.Code != "EXECUTION_ERROR" {
+			t.Errorf("Transport(%v) = %+v, want %d %q", tc.err, e, tc.status, tc.msg)
+			continue
+		}
+		if strings.Contains(e.Message, addr) || e.DevDetail == "" {
+			t.Errorf("address in the message or no DevDetail: %+v", e)
+		}
+	}
+	if e := upstream.Transport("EXECUTION_ERROR", "x", errors.New("engine returned 500: no rule matched")); e != nil {
+		t.Errorf("an answered failure is not a transport failure: %+v", e)
+	}
+}

@@ -366,12 +366,19 @@ func executionError(msg string, cause error) *httpapi.Error {
 
 // chainError maps a failed chain run.
 func chainError(err error) error {
+	if le := httpapi.LimitError(err); le != nil {
+		return le
+	}
 	var se *chain.StepError
+	// An engine that cannot be reached: 502/504 without its address.
+	if te := upstream.Transport(CodeExecutionError, "the decision engine", err); te != nil {
+		if errors.As(err, &se) {
+			te.Message = se.Model + ": " + te.Message
+		}
+		return te
+	}
 	if errors.As(err, &se) {
 		return executionError(se.Error(), err)
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return executionError("chain execution timed out", err)
 	}
 	// The semantic links are read from the knowledge graph.
 	return queryError("Failed to read the semantic links of the chain", err)
@@ -460,6 +467,9 @@ func (h *handlers) export(w http.ResponseWriter, r *http.Request) error {
 			return httpapi.NotFound("%v", err)
 		case errors.As(err, &ae):
 			return httpapi.InvalidRequest("cannot assemble the DRD: %v", err)
+		}
+		if te := upstream.Transport(CodeExecutionError, "the decision engine", err); te != nil {
+			return te
 		}
 		return executionError(err.Error(), err)
 	}
