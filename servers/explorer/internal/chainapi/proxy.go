@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 	"github.com/regelkit/regelkit/servers/internal/upstream"
@@ -62,15 +63,18 @@ func runQuery(ctx context.Context, ep sparql.Endpoint, query string) (json.RawMe
 	case *memstore.Store:
 		res, err := e.Query(ctx, query)
 		if err != nil {
-			var se *memstore.SyntaxError
-			if errors.As(err, &se) {
-				// Worded as a remote endpoint's answer, so a client sees one
-				// message whichever store it named.
-				e := proxyError(err)
-				e.Message = "SPARQL endpoint answered 400 Bad Request: " + httpapi.Excerpt(err.Error(), 300)
-				return nil, e
+			// The embedded store has no outage: a failure that is not a
+			// bound or the request's end is the query's (a syntax error,
+			// an unsupported feature such as SERVICE), worded as a remote
+			// endpoint's 400 so a client sees one message whichever store
+			// it named.
+			if httpapi.LimitError(err) != nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+				return nil, proxyError(err)
 			}
-			return nil, proxyError(err)
+			e := httpapi.NewError(http.StatusBadRequest, CodeQueryError,
+				"SPARQL endpoint answered 400 Bad Request: "+httpapi.Excerpt(err.Error(), 300))
+			e.Cause = err
+			return nil, e
 		}
 		if res.Results == nil {
 			return nil, graphAnswer()
