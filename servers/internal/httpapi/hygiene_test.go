@@ -49,6 +49,21 @@ func hygieneServer(t *testing.T, dev bool) *apitest.Client {
 		_, err := w.Write([]byte(strings.Repeat("x", 300)))
 		return err
 	}, openapi.Operation{})
+	r.Handle("GET", "/v1/big-raw-after-header", func(w http.ResponseWriter, req *http.Request) error {
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(http.StatusOK)
+		_, err := w.Write([]byte(strings.Repeat("x", 300)))
+		return err
+	}, openapi.Operation{})
+	r.Handle("GET", "/v1/not-modified", func(w http.ResponseWriter, req *http.Request) error {
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}, openapi.Operation{})
+	r.Handle("GET", "/v1/small-raw", func(w http.ResponseWriter, req *http.Request) error {
+		w.WriteHeader(http.StatusCreated)
+		_, err := w.Write([]byte("ok"))
+		return err
+	}, openapi.Operation{})
 	r.Handle("GET", "/v1/big-allowed", func(w http.ResponseWriter, req *http.Request) error {
 		return httpapi.WriteData(w, http.StatusOK, strings.Repeat("x", 300))
 	}, openapi.Operation{}, httpapi.ResponseLimit(1000))
@@ -121,6 +136,17 @@ func TestResponseCeiling(t *testing.T) {
 		t.Errorf("message %q must name the ceiling", msg)
 	}
 	c.Get("/v1/big-raw").ExpectError(t, 400, "LIMIT_EXCEEDED")
+	// A handler that set its status before the oversized body still gets
+	// the envelope out, not a 200 with nothing.
+	resp := c.Get("/v1/big-raw-after-header")
+	resp.ExpectError(t, 400, "LIMIT_EXCEEDED")
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("Content-Type %q", ct)
+	}
+	c.Get("/v1/not-modified").ExpectStatus(t, 304)
+	if got := c.Get("/v1/small-raw").ExpectStatus(t, 201); string(got.Body) != "ok" {
+		t.Errorf("small raw body %q", got.Body)
+	}
 	c.Get("/v1/big-allowed").ExpectStatus(t, 200)
 }
 

@@ -187,7 +187,9 @@ func (rt *Router) wrap(h HandlerFunc, cfg routeConfig) http.Handler {
 		rw := &trackingWriter{ResponseWriter: w, limit: max(cfg.maxResponse, 0)}
 		if err := h(rw, r); err != nil {
 			rt.fail(rw, r, err)
+			return
 		}
+		rw.commit() // a status without a body (204, 304)
 	})
 }
 
@@ -291,37 +293,58 @@ func (rt *Router) allowedMethods(r *http.Request) []string {
 }
 
 // trackingWriter remembers whether the response has started and keeps it
-// under the route's ceiling.
+// under the route's ceiling. With a ceiling, the status is held back until
+// the first byte of the body passes the check, so a handler whose first
+// Write is too large still gets its error envelope out.
 type trackingWriter struct {
 	http.ResponseWriter
-	wrote   bool
+	wrote   bool  // the status went out
+	pending int   // a status held back (limit > 0)
 	limit   int64 // 0: none
 	written int64
 }
 
 func (w *trackingWriter) WriteHeader(code int) {
+	if w.limit > 0 && !w.wrote && code >= 200 {
+		if w.pending == 0 {
+			w.pending = code
+		}
+		return
+	}
 	w.wrote = true
 	w.ResponseWriter.WriteHeader(code)
+}
+
+// commit sends a held-back status.
+func (w *trackingWriter) commit() {
+	if w.pending != 0 && !w.wrote {
+		w.wrote = true
+		w.ResponseWriter.WriteHeader(w.pending)
+	}
 }
 
 func (w *trackingWriter) Write(b []byte) (int, error) {
 	if w.limit > 0 && w.written+int64(len(b)) > w.limit {
 		return 0, ErrResponseTooLarge
 	}
+	w.commit()
 	w.wrote = true
 	n, err := w.ResponseWriter.Write(b)
 	w.written += int64(n)
 	return n, err
 }
 
-// unlimited lifts the ceiling for one error envelope.
+// unlimited lifts the ceiling for one error envelope; a status held back
+// for a body that was never written is dropped.
 func (w *trackingWriter) unlimited() http.ResponseWriter {
 	w.limit = 0
+	w.pending = 0
 	return w
 }
 
 func (w *trackingWriter) Flush() {
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		w.commit()
 		w.wrote = true
 		f.Flush()
 	}
