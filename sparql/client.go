@@ -301,6 +301,7 @@ func (c *Client) Ask(ctx context.Context, query string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	res.NormalizeAsk()
 	if res.Boolean == nil {
 		return false, &NotSPARQLError{ContentType: MediaResultsJSON, URL: c.url, Cause: errors.New("got solutions for an ASK query")}
 	}

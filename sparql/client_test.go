@@ -348,3 +348,34 @@ func TestParseQueryMethod(t *testing.T) {
 		t.Errorf("ParseQueryMethod(put) error = %v", err)
 	}
 }
+
+// TestVirtuosoAsk: Virtuoso 7.2 answers ASK with a one-row table; the
+// client reads it as the boolean it is.
+func TestVirtuosoAsk(t *testing.T) {
+	answer := func(value string) string {
+		return `{ "head": { "link": [], "vars": ["__ASK_RETVAL"] },
+  "results": { "distinct": false, "ordered": true, "bindings": [
+    { "__ASK_RETVAL": { "type": "typed-literal", "datatype": "http://www.w3.org/2001/XMLSchema#integer", "value": "` + value + `" }} ] } }`
+	}
+	for body, want := range map[string]bool{answer("1"): true, answer("0"): false,
+		`{"head":{"vars":["__ask_retval"]},"results":{"bindings":[]}}`: false} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", sparql.MediaResultsJSON)
+			io.WriteString(w, body)
+		}))
+		got, err := sparql.NewClient(srv.URL, sparql.ClientOptions{}).Ask(context.Background(), "ASK {}")
+		srv.Close()
+		if err != nil || got != want {
+			t.Errorf("Ask over %s = %v, %v; want %v", body, got, err, want)
+		}
+	}
+	// A real SELECT result with another variable stays a table.
+	res := &sparql.Results{Vars: []string{"n"}, Solutions: []sparql.Solution{{"n": graph.Literal("1", graph.XSDInteger)}}}
+	if res.NormalizeAsk() || res.Boolean != nil {
+		t.Error("a SELECT result was taken for an ASK")
+	}
+	odd := &sparql.Results{Vars: []string{"__ask_retval"}, Solutions: []sparql.Solution{{"__ask_retval": graph.String("maybe")}}}
+	if odd.NormalizeAsk() {
+		t.Error("a value other than 1/0/true/false must stay a table")
+	}
+}

@@ -45,6 +45,9 @@ func runQuery(ctx context.Context, ep sparql.Endpoint, query string) (json.RawMe
 		switch resp.ContentType {
 		case sparql.MediaResultsJSON, "application/json", "":
 			res, err = sparql.ReadJSON(bytes.NewReader(resp.Body))
+			if err == nil && res.NormalizeAsk() {
+				return json.Marshal(res) // Virtuoso's ASK table, as a boolean
+			}
 			if err == nil {
 				var buf bytes.Buffer
 				if json.Compact(&buf, resp.Body) == nil {
@@ -59,6 +62,7 @@ func runQuery(ctx context.Context, ep sparql.Endpoint, query string) (json.RawMe
 		if err != nil {
 			return nil, proxyError(&sparql.NotSPARQLError{ContentType: resp.ContentType, Cause: err})
 		}
+		res.NormalizeAsk()
 		return json.Marshal(res)
 	case *memstore.Store:
 		res, err := e.Query(ctx, query)
