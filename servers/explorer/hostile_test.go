@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -37,6 +38,13 @@ const (
 	needFEELNesting   = "dmn/feel: parse nesting limit (issue 14 item 1)"
 	needValidatorOut  = "dmn/validate: bounded INT-007 output (issue 14 item 3)"
 	needSHACLBounds   = "shacl: bounded sh:node recursion and issue output (issue 14 items 1, 3)"
+	// The embedded endpoint's protocol handler answers a LimitError 500
+	// today; it must answer 400, or 503 for Timeout, like the router.
+	needHandlerLimits = "sparql/memstore: Handler maps LimitError to 400/503"
+	// Queries that only a Timeout stops take EVAL_TIMEOUT each: the suite
+	// sets it to 3s, which reaches the store once the explorer passes
+	// cfg.Limits into memstore.Options (at the merge of the Limits types).
+	needEvalTimeout = "explorer: EVAL_TIMEOUT passed to the embedded store's Limits"
 )
 
 var fixed = map[string]bool{}
@@ -54,7 +62,7 @@ type hostileCase struct {
 	// upstream marks a case whose documented answer is an upstream failure
 	// (502 or 504 with the route's code).
 	upstream bool
-	needs    string
+	needs    []string
 }
 
 const jsonType = "application/json"
@@ -179,7 +187,9 @@ func hostileCases(deadEndpoint string) []hostileCase {
 	add(jsonCase("chain of 10,000 unknown ids", "POST", "/v1/chains/execute", `{"chain":[`+strings.TrimSuffix(strings.Repeat(`"x",`, 10_000), ",")+`],"inputs":{"a":1},"endpoint":"/v1/sparql"}`, 404),
 		jsonCase("chain with an empty id", "POST", "/v1/chains/execute", `{"chain":[""],"inputs":{},"endpoint":"/v1/sparql"}`, 0),
 		jsonCase("inputs with 100,000 keys", "POST", "/v1/chains/execute", `{"chain":["SVB_LeeftijdsInformatie"],"inputs":{`+manyKeys(100_000)+`},"endpoint":"/v1/sparql"}`, 0),
-		jsonCase("export of unknown models", "POST", "/v1/chains/export", `{"chain":["a","b"],"name":"x","endpoint":"/v1/sparql"}`, 404),
+		// 404 today; 400 naming the step once the DRD-compatibility check
+		// covers unknown models (issue 14 item 10).
+		jsonCase("export of unknown models", "POST", "/v1/chains/export", `{"chain":["a","b"],"name":"x","endpoint":"/v1/sparql"}`, 0),
 		jsonCase("export with a 1 MB name", "POST", "/v1/chains/export", `{"chain":["a","b"],"name":"`+strings.Repeat("n", 1<<20)+`","endpoint":"/v1/sparql"}`, 0),
 		jsonCase("export to a metadata endpoint", "POST", "/v1/chains/export", `{"chain":["a","b"],"name":"x","endpoint":"http://169.254.169.254/"}`, 400),
 		jsonCase("localpass with dates far out", "POST", "/v1/chains/execute/localpass", `{"inputs":{"dagVanAanvraag":"999999999-12-31","geboortedatumAanvrager":"-999999999-01-01"}}`, 0),
@@ -199,23 +209,29 @@ func hostileCases(deadEndpoint string) []hostileCase {
 		hostileCase{name: "sparql: garbage", method: "GET", path: "/v1/sparql?query=" + url.QueryEscape("\x00\x01 SELECT"), want: 400},
 	)
 	pathological := []struct {
-		name, query, needs string
+		name, query string
+		needs       []string
+		handler     bool // the embedded endpoint answers with a LimitError, not a syntax error
 	}{
-		{"200,000 nested braces", "SELECT * WHERE " + nested("{", "}", 200_000, ""), needSPARQLNesting},
-		{"1,000,000 parentheses in FILTER", "SELECT * WHERE { ?s ?p ?o FILTER(" + nested("(", ")", 1_000_000, "1") + ") }", needSPARQLNesting},
-		{"1,000,000 parentheses in a path", "SELECT * WHERE { ?s " + nested("(", ")", 1_000_000, "<urn:p>") + " ?o }", needSPARQLNesting},
-		{"3,000,000 unary nots", "SELECT * WHERE { ?s ?p ?o FILTER(" + strings.Repeat("!", 3_000_000) + "true) }", needSPARQLNesting},
-		{"ORDER BY RAND over a cross product", "SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i } ORDER BY RAND() LIMIT 1", needSPARQLBudget},
-		{"31 chained CONCAT doublings", "SELECT ?y31 WHERE { BIND(\"ab\" AS ?y0) " + concatChain(31) + "}", needSPARQLBudget},
-		{"GROUP_CONCAT over a cross product", "SELECT (GROUP_CONCAT(STR(?c)) AS ?g) WHERE { ?a ?b ?c . ?d ?e ?f }", needSPARQLBudget},
-		{"4-pattern COUNT", "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }", needSPARQLBudget},
+		{"200,000 nested braces", "SELECT * WHERE " + nested("{", "}", 200_000, ""), []string{needSPARQLNesting}, false},
+		{"1,000,000 parentheses in FILTER", "SELECT * WHERE { ?s ?p ?o FILTER(" + nested("(", ")", 1_000_000, "1") + ") }", []string{needSPARQLNesting}, false},
+		{"1,000,000 parentheses in a path", "SELECT * WHERE { ?s " + nested("(", ")", 1_000_000, "<urn:p>") + " ?o }", []string{needSPARQLNesting}, false},
+		{"3,000,000 unary nots", "SELECT * WHERE { ?s ?p ?o FILTER(" + strings.Repeat("!", 3_000_000) + "true) }", []string{needSPARQLNesting}, false},
+		{"ORDER BY RAND over a cross product", "SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i } ORDER BY RAND() LIMIT 1", []string{needSPARQLBudget, needEvalTimeout}, true},
+		{"31 chained CONCAT doublings", "SELECT ?y31 WHERE { BIND(\"ab\" AS ?y0) " + concatChain(31) + "}", []string{needSPARQLBudget}, true},
+		{"GROUP_CONCAT over a cross product", "SELECT (GROUP_CONCAT(STR(?c)) AS ?g) WHERE { ?a ?b ?c . ?d ?e ?f }", []string{needSPARQLBudget}, true},
+		{"4-pattern COUNT", "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }", []string{needSPARQLBudget, needEvalTimeout}, true},
 	}
 	for _, pq := range pathological {
 		body, _ := json.Marshal(map[string]string{"endpoint": "/v1/sparql", "query": pq.query})
+		direct := pq.needs
+		if pq.handler {
+			direct = append(slices.Clone(pq.needs), needHandlerLimits)
+		}
 		add(hostileCase{name: "proxy: " + pq.name, method: "POST", path: "/v1/graphdb/query", ctype: jsonType, body: body, needs: pq.needs},
-			hostileCase{name: "sparql: " + pq.name, method: "POST", path: "/v1/sparql", ctype: "application/sparql-query", body: []byte(pq.query), needs: pq.needs},
+			hostileCase{name: "sparql: " + pq.name, method: "POST", path: "/v1/sparql", ctype: "application/sparql-query", body: []byte(pq.query), needs: direct},
 			hostileCase{name: "sparql form: " + pq.name, method: "POST", path: "/v1/sparql", ctype: "application/x-www-form-urlencoded",
-				body: []byte(url.Values{"query": {pq.query}}.Encode()), needs: pq.needs})
+				body: []byte(url.Values{"query": {pq.query}}.Encode()), needs: direct})
 	}
 
 	// Validators.
@@ -225,8 +241,8 @@ func hostileCases(deadEndpoint string) []hostileCase {
 	int007 := `<?xml version="1.0"?><definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" name="d" namespace="n" id="d"><decision id="d1" name="d1"><decisionTable><input><inputExpression typeRef="number"><text>` +
 		strings.Repeat("a + ", 7_800) + `a</text></inputExpression></input><output typeRef="number"/></decisionTable></decision></definitions>`
 	validate := func(content string) []byte { b, _ := json.Marshal(map[string]string{"content": content}); return b }
-	add(hostileCase{name: "validate: 300,000 parentheses in FEEL", method: "POST", path: "/v1/dmns/validate", ctype: jsonType, body: validate(feelDeep), needs: needFEELNesting},
-		hostileCase{name: "validate: 31 KB INT-007 expression", method: "POST", path: "/v1/dmns/validate", ctype: jsonType, body: validate(int007), needs: needValidatorOut},
+	add(hostileCase{name: "validate: 300,000 parentheses in FEEL", method: "POST", path: "/v1/dmns/validate", ctype: jsonType, body: validate(feelDeep), needs: []string{needFEELNesting}},
+		hostileCase{name: "validate: 31 KB INT-007 expression", method: "POST", path: "/v1/dmns/validate", ctype: jsonType, body: validate(int007), needs: []string{needValidatorOut}},
 		hostileCase{name: "validate: billion laughs", method: "POST", path: "/v1/dmns/validate", ctype: jsonType, body: validate(billionLaughs()), want: 200},
 		hostileCase{name: "validate: 200,000 nested elements", method: "POST", path: "/v1/dmns/validate", ctype: jsonType, body: validate(nested("<a>", "</a>", 200_000, "")), want: 200},
 		hostileCase{name: "validate: not XML", method: "POST", path: "/v1/dmns/validate", ctype: jsonType, body: validate("\x00\x01\x02"), want: 200},
@@ -237,8 +253,8 @@ func hostileCases(deadEndpoint string) []hostileCase {
 	shaclValues := "@prefix cv: <http://data.europa.eu/m8g/> . @prefix foaf: <http://xmlns.com/foaf/0.1/> .\n<https://x.example/o> a cv:PublicOrganisation ; foaf:homepage " +
 		strings.TrimSuffix(strings.Repeat("<https://x.example/h> , ", 1), " , ") + manyIRIs(2_000) + " ."
 	shacl := func(content string) []byte { b, _ := json.Marshal(map[string]string{"content": content}); return b }
-	add(hostileCase{name: "shacl: sh:node over a 250,000-element list", method: "POST", path: "/v1/shacl/validate", ctype: jsonType, body: shacl(shaclList), needs: needSHACLBounds},
-		hostileCase{name: "shacl: 2,000 values per property", method: "POST", path: "/v1/shacl/validate", ctype: jsonType, body: shacl(shaclValues), needs: needSHACLBounds},
+	add(hostileCase{name: "shacl: sh:node over a 250,000-element list", method: "POST", path: "/v1/shacl/validate", ctype: jsonType, body: shacl(shaclList), needs: []string{needSHACLBounds}},
+		hostileCase{name: "shacl: 2,000 values per property", method: "POST", path: "/v1/shacl/validate", ctype: jsonType, body: shacl(shaclValues), needs: []string{needSHACLBounds}},
 		hostileCase{name: "shacl: 100,000 nested blank nodes", method: "POST", path: "/v1/shacl/validate", ctype: jsonType, body: shacl(turtleDeep), want: 200},
 		hostileCase{name: "shacl: not Turtle", method: "POST", path: "/v1/shacl/validate", ctype: jsonType, body: shacl("@prefix : <"), want: 200},
 		hostileCase{name: "shacl merged: metadata endpoint", method: "POST", path: "/v1/shacl/validate-merged", ctype: jsonType,
@@ -357,7 +373,9 @@ func TestHostileInput(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the hostile-input suite is not short")
 	}
-	a, _ := newTestApp(t, nil)
+	// Embedded defaults, except a 3s evaluation time bound so that the
+	// queries only a Timeout stops keep the suite short.
+	a, _ := newTestApp(t, map[string]string{"EVAL_TIMEOUT": "3s"})
 	srv := httptest.NewServer(a.Handler())
 	defer srv.Close()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -385,8 +403,14 @@ func TestHostileInput(t *testing.T) {
 	var disabled = map[string]int{}
 	var run []hostileCase
 	for _, c := range cases {
-		if c.needs != "" && !fixed[c.needs] && !all {
-			disabled[c.needs]++
+		var missing []string
+		for _, n := range c.needs {
+			if !fixed[n] {
+				missing = append(missing, n)
+			}
+		}
+		if len(missing) > 0 && !all {
+			disabled[strings.Join(missing, " + ")]++
 			continue
 		}
 		run = append(run, c)
