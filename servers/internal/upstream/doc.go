@@ -17,8 +17,10 @@
 //   - an engine limit (any error with LimitExceeded() string): 400, or 503
 //     for Timeout, code LIMIT_EXCEEDED (httpapi.LimitError);
 //   - a syntax or evaluation error of the embedded store, or an endpoint's
-//     400 answer: 400 with the given code, quoting the endpoint's message
-//     (at most 300 characters);
+//     400 answer: for a query the caller wrote (CallerQueryError, the query
+//     proxy) 400 with the given code, quoting the endpoint's message (at
+//     most 300 characters); for the server's own query (SPARQLError) 502,
+//     since the endpoint does not understand the server;
 //   - a URL the outbound policy refuses (also at dial time): 400
 //     INVALID_REQUEST;
 //   - no answer in time (context deadline, network time-out): 504;

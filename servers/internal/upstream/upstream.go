@@ -17,12 +17,26 @@ import (
 // quoteLen bounds how much of an endpoint's error text a message quotes.
 const quoteLen = 300
 
-// SPARQLError maps err, returned by a sparql.Endpoint call, to the answer
-// of the route: code is the route's envelope code (QUERY_ERROR,
-// DISCOVERY_ERROR, …), what says what failed ("Failed to list DMNs"). See
-// the package documentation for the mapping. An empty what leaves the
-// message to say what the endpoint did ("SPARQL endpoint answered …").
+// SPARQLError maps err, returned by a sparql.Endpoint call running a query
+// the server wrote (discovery, norms, merged SHACL), to the answer of the
+// route: code is the route's envelope code (QUERY_ERROR, DISCOVERY_ERROR,
+// …), what says what failed ("Failed to list DMNs"). An endpoint that
+// rejects the server's query is not the caller's fault: 502. See the
+// package documentation for the rest of the mapping.
 func SPARQLError(code, what string, err error) *httpapi.Error {
+	return sparqlError(code, what, err, false)
+}
+
+// CallerQueryError is SPARQLError for a query the caller wrote (the query
+// proxy): a syntax or evaluation error of the embedded store and an
+// endpoint's 400 are the caller's, 400 with code, quoting the endpoint's
+// message. An empty what leaves the message to say what the endpoint did
+// ("SPARQL endpoint answered …").
+func CallerQueryError(code, what string, err error) *httpapi.Error {
+	return sparqlError(code, what, err, true)
+}
+
+func sparqlError(code, what string, err error, callerQuery bool) *httpapi.Error {
 	if le := httpapi.LimitError(err); le != nil {
 		return le
 	}
@@ -37,6 +51,9 @@ func SPARQLError(code, what string, err error) *httpapi.Error {
 		netErr  net.Error
 	)
 	switch {
+	case !callerQuery && (errors.As(err, &syntax) || errors.As(err, &eval) || errors.As(err, &form) || errors.As(err, &update) ||
+		errors.As(err, &status) && status.StatusCode == http.StatusBadRequest):
+		return with(http.StatusBadGateway, code, what+": the SPARQL endpoint rejected the server's query", err, err.Error())
 	case errors.As(err, &syntax), errors.As(err, &eval), errors.As(err, &form), errors.As(err, &update):
 		return with(http.StatusBadRequest, code, fmt.Sprintf("%s: %s", what, httpapi.Excerpt(err.Error(), quoteLen)), err, "")
 	case errors.As(err, &status) && status.StatusCode == http.StatusBadRequest:

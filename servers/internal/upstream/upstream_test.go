@@ -51,29 +51,32 @@ func TestSPARQLError(t *testing.T) {
 	cases := []struct {
 		name     string
 		err      error
+		own      bool // the server's own query: SPARQLError, else CallerQueryError
 		status   int
 		code     string
 		mention  string
 		noLeak   string // must not be in the message
 		hasCause bool   // DevDetail carries the cause
 	}{
-		{"syntax error of the embedded store", storeErr, 400, "QUERY_ERROR", "syntax error", "", false},
+		{"syntax error of the embedded store", storeErr, false, 400, "QUERY_ERROR", "syntax error", "", false},
+		{"own query: syntax error of the embedded store", storeErr, true, 502, "QUERY_ERROR", "rejected the server's query", "", true},
+		{"own query: endpoint 400", selectOn(answer(400, "text/plain", "SP030 at 10.2.3.4"), sparql.ClientOptions{}), true, 502, "QUERY_ERROR", "rejected the server's query", "10.2.3.4", true},
 		{"endpoint 400", selectOn(answer(400, "text/plain", "Virtuoso 37000 Error SP030: syntax error\n at line 1"), sparql.ClientOptions{}),
-			400, "QUERY_ERROR", "answered 400 Bad Request: Virtuoso 37000 Error SP030: syntax error at line 1", "", false},
+			false, 400, "QUERY_ERROR", "answered 400 Bad Request: Virtuoso 37000 Error SP030: syntax error at line 1", "", false},
 		{"endpoint 500", selectOn(answer(500, "text/plain", "driver: connection to 10.9.8.7 lost"), sparql.ClientOptions{}),
-			502, "QUERY_ERROR", "answered 500 Internal Server Error", "10.9.8.7", true},
-		{"endpoint 401", selectOn(answer(401, "text/plain", "no"), sparql.ClientOptions{}), 502, "QUERY_ERROR", "answered 401 Unauthorized", "", true},
+			false, 502, "QUERY_ERROR", "answered 500 Internal Server Error", "10.9.8.7", true},
+		{"endpoint 401", selectOn(answer(401, "text/plain", "no"), sparql.ClientOptions{}), false, 502, "QUERY_ERROR", "answered 401 Unauthorized", "", true},
 		{"html login page", selectOn(answer(200, "text/html", "<html>login</html>"), sparql.ClientOptions{}),
-			502, "QUERY_ERROR", `did not answer with SPARQL results (Content-Type "text/html")`, "", true},
-		{"unreachable", selectOn(closed, sparql.ClientOptions{}), 502, "DISCOVERY_ERROR", "unreachable", "127.0.0.1", true},
+			false, 502, "QUERY_ERROR", `did not answer with SPARQL results (Content-Type "text/html")`, "", true},
+		{"unreachable", selectOn(closed, sparql.ClientOptions{}), false, 502, "DISCOVERY_ERROR", "unreachable", "127.0.0.1", true},
 		{"slow", selectOn(answer(200, sparql.MediaResultsJSON, "{}")+"?slow=1", sparql.ClientOptions{Timeout: 50 * time.Millisecond}),
-			504, "QUERY_ERROR", "did not answer in time", "127.0.0.1", true},
+			false, 504, "QUERY_ERROR", "did not answer in time", "127.0.0.1", true},
 		{"too large", selectOn(answer(200, sparql.MediaResultsJSON, strings.Repeat(" ", 2000)), sparql.ClientOptions{MaxResponseBytes: 1000}),
-			502, "QUERY_ERROR", "exceeds the size limit", "", false},
-		{"refused", refusedErr, 400, "INVALID_REQUEST", "link-local", "", false},
-		{"limit", fmt.Errorf("listing: %w", &limitErr{"MaxRows"}), 400, "LIMIT_EXCEEDED", "MaxRows (10)", "", false},
-		{"time limit", fmt.Errorf("listing: %w", &limitErr{"Timeout"}), 503, "LIMIT_EXCEEDED", "Timeout (10)", "", false},
-		{"other", errors.New("strange failure at 10.1.1.1"), 502, "QUERY_ERROR", "the SPARQL request failed", "10.1.1.1", true},
+			false, 502, "QUERY_ERROR", "exceeds the size limit", "", false},
+		{"refused", refusedErr, false, 400, "INVALID_REQUEST", "link-local", "", false},
+		{"limit", fmt.Errorf("listing: %w", &limitErr{"MaxRows"}), false, 400, "LIMIT_EXCEEDED", "MaxRows (10)", "", false},
+		{"time limit", fmt.Errorf("listing: %w", &limitErr{"Timeout"}), false, 503, "LIMIT_EXCEEDED", "Timeout (10)", "", false},
+		{"other", errors.New("strange failure at 10.1.1.1"), false, 502, "QUERY_ERROR", "the SPARQL request failed", "10.1.1.1", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,7 +87,11 @@ func TestSPARQLError(t *testing.T) {
 			if tc.code == "DISCOVERY_ERROR" {
 				code = tc.code
 			}
-			e := upstream.SPARQLError(code, "Failed to list DMNs", tc.err)
+			mapErr := upstream.CallerQueryError
+			if tc.own {
+				mapErr = upstream.SPARQLError
+			}
+			e := mapErr(code, "Failed to list DMNs", tc.err)
 			if e.Status != tc.status || e.Code != tc.code {
 				t.Fatalf("got %d %s (%s), want %d %s", e.Status, e.Code, e.Message, tc.status, tc.code)
 			}

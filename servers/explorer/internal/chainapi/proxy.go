@@ -22,7 +22,7 @@ type rawQuerier interface {
 // error) is the caller's, 400 QUERY_ERROR quoting it; a failing endpoint
 // is 502, a slow one 504 (upstream.SPARQLError).
 func proxyError(err error) *httpapi.Error {
-	return upstream.SPARQLError(CodeQueryError, "", err)
+	return upstream.CallerQueryError(CodeQueryError, "", err)
 }
 
 // graphAnswer is the refusal of a CONSTRUCT or DESCRIBE query.
