@@ -3,26 +3,25 @@ module github.com/regelkit/regelkit
 go 1.26
 
 require (
+	github.com/MicahParks/jwkset v0.11.4
+	github.com/MicahParks/keyfunc/v3 v3.9.1
 	github.com/beevik/etree v1.8.1
 	github.com/cockroachdb/apd/v3 v3.2.3
+	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/google/go-cmp v0.7.0
 	github.com/gorilla/mux v1.8.1
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/knakk/rdf v0.0.0-20190304171630-8521bf4c5042
 	github.com/piprate/json-gold v0.9.1
 	golang.org/x/text v0.41.0
+	golang.org/x/time v0.15.0
 )
 
 require (
-	github.com/MicahParks/jwkset v0.11.4 // indirect
-	github.com/MicahParks/keyfunc/v3 v3.9.1 // indirect
 	github.com/cayleygraph/quad v1.3.0 // indirect
-	github.com/dlclark/regexp2 v1.12.0 // indirect
-	github.com/golang-jwt/jwt/v5 v5.3.1 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
 	github.com/pquerna/cachecontrol v0.2.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
-	golang.org/x/time v0.15.0 // indirect
 )

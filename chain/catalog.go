@@ -12,15 +12,30 @@ import (
 // DefaultListingTTL is how long a model listing is served from the cache.
 const DefaultListingTTL = 5 * time.Minute
 
+// Bounds of a Catalog: how many endpoints' listings it keeps and how many
+// models in all.
+const (
+	DefaultMaxEndpoints = 32
+	DefaultMaxModels    = 100_000
+)
+
 // Catalog caches model listings per endpoint. Concurrent requests for the
-// same endpoint share one listing run; a failed run is not cached.
+// same endpoint share one listing run; a failed run is not cached. Callers
+// name endpoints freely, so the cache holds at most MaxEndpoints listings
+// and MaxModels models: a new endpoint first drops the expired listings,
+// then the least recently used ones; a listing larger than MaxModels by
+// itself is answered but not kept.
 type Catalog struct {
-	TTL    time.Duration    // DefaultListingTTL when zero
-	Logger *slog.Logger     // vendor-query degradation warnings
-	Now    func() time.Time // the clock; time.Now when nil
+	TTL          time.Duration    // DefaultListingTTL when zero
+	MaxEndpoints int              // DefaultMaxEndpoints when zero or negative
+	MaxModels    int              // DefaultMaxModels when zero or negative
+	Logger       *slog.Logger     // vendor-query degradation warnings
+	Now          func() time.Time // the clock; time.Now when nil
 
 	mu      sync.Mutex
 	entries map[string]*catalogEntry
+	uses    uint64 // counts lookups, to order entries by last use
+	held    int    // models of the finished listings in entries
 }
 
 type catalogEntry struct {
@@ -28,6 +43,8 @@ type catalogEntry struct {
 	models  []Model
 	err     error
 	fetched time.Time
+	used    uint64 // Catalog.uses at the last lookup; guarded by Catalog.mu
+	counted bool   // its models are in Catalog.held; guarded by Catalog.mu
 }
 
 // Models returns the listing of ep, keyed by key (the endpoint URL), from
@@ -39,7 +56,11 @@ func (c *Catalog) Models(ctx context.Context, key string, ep sparql.Endpoint, re
 	if c.entries == nil {
 		c.entries = map[string]*catalogEntry{}
 	}
+	c.uses++
 	e := c.entries[key]
+	if e != nil {
+		e.used = c.uses
+	}
 	if e != nil && !refresh {
 		select {
 		case <-e.done:
@@ -61,7 +82,12 @@ func (c *Catalog) Models(ctx context.Context, key string, ep sparql.Endpoint, re
 			}
 		}
 	}
-	e = &catalogEntry{done: make(chan struct{})}
+	if e == nil {
+		c.makeRoom(now)
+	} else {
+		c.drop(key)
+	}
+	e = &catalogEntry{done: make(chan struct{}), used: c.uses}
 	c.entries[key] = e
 	c.mu.Unlock()
 
@@ -69,15 +95,54 @@ func (c *Catalog) Models(ctx context.Context, key string, ep sparql.Endpoint, re
 	e.models, e.err = ListModels(context.WithoutCancel(ctx), ep, c.Logger)
 	e.fetched = c.now()
 	close(e.done)
-	if e.err != nil {
-		c.mu.Lock()
-		if c.entries[key] == e {
-			delete(c.entries, key)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.entries[key] != e:
+		// dropped meanwhile (evicted, refreshed): answered, not kept
+	case e.err != nil || len(e.models) > c.maxModels():
+		c.drop(key)
+	default:
+		e.counted = true
+		c.held += len(e.models)
+		for c.held > c.maxModels() {
+			c.drop(c.leastUsed(e))
 		}
-		c.mu.Unlock()
+	}
+	if e.err != nil {
 		return nil, false, e.err
 	}
 	return e.models, false, nil
+}
+
+// drop removes the entry of key. Caller holds c.mu.
+func (c *Catalog) drop(key string) {
+	if e, ok := c.entries[key]; ok {
+		if e.counted {
+			c.held -= len(e.models)
+		}
+		delete(c.entries, key)
+	}
+}
+
+// leastUsed returns the key of the least recently used entry other than
+// keep. Caller holds c.mu; there is such an entry.
+func (c *Catalog) leastUsed(keep *catalogEntry) string {
+	var oldest *catalogEntry
+	key := ""
+	for k, e := range c.entries {
+		if e != keep && (oldest == nil || e.used < oldest.used) {
+			oldest, key = e, k
+		}
+	}
+	return key
+}
+
+func (c *Catalog) maxModels() int {
+	if c.MaxModels > 0 {
+		return c.MaxModels
+	}
+	return DefaultMaxModels
 }
 
 // Model returns one model by identifier from the (cached) listing; ok is
@@ -93,6 +158,38 @@ func (c *Catalog) Model(ctx context.Context, key string, ep sparql.Endpoint, ide
 		}
 	}
 	return Model{}, false, cached, nil
+}
+
+// Len reports how many endpoints' listings the cache holds (or is fetching).
+func (c *Catalog) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.entries)
+}
+
+// makeRoom drops expired listings and then, while the cache is full, the
+// least recently used one (a run in flight too: its waiters keep their
+// entry, it is only no longer shared). Caller holds c.mu.
+func (c *Catalog) makeRoom(now time.Time) {
+	max := c.MaxEndpoints
+	if max <= 0 {
+		max = DefaultMaxEndpoints
+	}
+	if len(c.entries) < max {
+		return
+	}
+	for k, e := range c.entries {
+		select {
+		case <-e.done:
+			if now.Sub(e.fetched) >= c.ttl() {
+				c.drop(k)
+			}
+		default:
+		}
+	}
+	for len(c.entries) >= max {
+		c.drop(c.leastUsed(nil))
+	}
 }
 
 func (c *Catalog) ttl() time.Duration {

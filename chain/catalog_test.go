@@ -3,6 +3,7 @@ package chain
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -107,5 +108,77 @@ func TestCatalogSharesOneRun(t *testing.T) {
 	}
 	if ep.selects.Load() != single.selects.Load() {
 		t.Errorf("%d SELECTs for eight concurrent callers, want %d (one run)", ep.selects.Load(), single.selects.Load())
+	}
+}
+
+// TestCatalogIsBounded: listings of 50 caller-named endpoints leave at most
+// MaxEndpoints in the cache; the one in use stays, the least recently used
+// go, and expired ones go first.
+func TestCatalogIsBounded(t *testing.T) {
+	ctx := context.Background()
+	ep := &countingEndpoint{Endpoint: exampleStore(t, localPassOnly...)}
+	clock := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	c := &Catalog{MaxEndpoints: 4, Now: func() time.Time { return clock }}
+	for i := 0; i < 50; i++ {
+		if _, _, err := c.Models(ctx, "http://kg/hot", ep, false); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := c.Models(ctx, fmt.Sprintf("http://kg/%d", i), ep, false); err != nil {
+			t.Fatal(err)
+		}
+		if n := c.Len(); n > 4 {
+			t.Fatalf("after %d endpoints the cache holds %d listings, bound 4", i+1, n)
+		}
+	}
+	if _, cached, _ := c.Models(ctx, "http://kg/hot", ep, false); !cached {
+		t.Error("the endpoint in use was evicted")
+	}
+	if _, cached, _ := c.Models(ctx, "http://kg/49", ep, false); !cached {
+		t.Error("the newest endpoint was evicted")
+	}
+	if _, cached, _ := c.Models(ctx, "http://kg/0", ep, false); cached {
+		t.Error("the oldest endpoint is still cached")
+	}
+	// Expired listings go before live ones: after the TTL, two new
+	// endpoints leave both of them and the (refreshed) hot one.
+	clock = clock.Add(DefaultListingTTL + time.Second)
+	c.Models(ctx, "http://kg/hot", ep, false)
+	c.Models(ctx, "http://kg/new1", ep, false)
+	c.Models(ctx, "http://kg/new2", ep, false)
+	for _, k := range []string{"http://kg/hot", "http://kg/new1", "http://kg/new2"} {
+		if _, cached, _ := c.Models(ctx, k, ep, false); !cached {
+			t.Errorf("%s not cached", k)
+		}
+	}
+	if n := c.Len(); n != 3 {
+		t.Errorf("after expiry the cache holds %d listings, want 3", n)
+	}
+}
+
+// TestCatalogBoundsModels: with MaxModels 7, listings of three models each
+// keep at most two endpoints; a listing over the bound by itself is
+// answered but not kept.
+func TestCatalogBoundsModels(t *testing.T) {
+	ctx := context.Background()
+	ep := &countingEndpoint{Endpoint: exampleStore(t, localPassOnly...)}
+	c := &Catalog{MaxModels: 7}
+	for _, k := range []string{"a", "b", "c"} {
+		if models, _, err := c.Models(ctx, k, ep, false); err != nil || len(models) != 3 {
+			t.Fatalf("%s: %d models, %v", k, len(models), err)
+		}
+	}
+	c.mu.Lock()
+	n, held := len(c.entries), c.held
+	c.mu.Unlock()
+	if n != 2 || held != 6 {
+		t.Errorf("cache holds %d listings, %d models; want 2, 6", n, held)
+	}
+	if _, cached, _ := c.Models(ctx, "a", ep, false); cached {
+		t.Error("the least recently used listing is still cached")
+	}
+	small := &Catalog{MaxModels: 2}
+	small.Models(ctx, "a", ep, false)
+	if _, cached, _ := small.Models(ctx, "a", ep, false); cached || small.Len() != 0 {
+		t.Errorf("a 3-model listing was kept under MaxModels 2 (cached %v, %d entries)", cached, small.Len())
 	}
 }

@@ -12,7 +12,8 @@
 //	models, err := chain.ListModels(ctx, endpoint, logger)
 //	pairs, err := chain.ConnectablePairs(ctx, endpoint)
 //
-// A Catalog caches listings per endpoint for five minutes.
+// A Catalog caches listings per endpoint for five minutes, at most 32
+// endpoints and 100,000 models (least recently used go first).
 //
 // # Execution
 //
@@ -36,8 +37,11 @@
 // evaluates the whole previous tree before it) and writes one DMN 1.3
 // document; ExportDRD reads the models' XML from the engine, assembles and
 // deploys it and returns the executable entry key (for three models
-// dmn2_<last identifier>). CheckDRDCompatible refuses chains that depend on
-// semantic links, which a DRD cannot express.
+// dmn2_<last identifier>), replacing an earlier export of the same name.
+// CheckDRDCompatible refuses chains a DRD cannot express, naming the step:
+// a model twice, an input fed only through a semantic link or only by a
+// later model (a cycle); with ExportOptions.Models, ExportDRD also refuses
+// an input that no earlier model and no inputData provides.
 //
 // # Figures
 //

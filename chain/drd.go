@@ -54,6 +54,8 @@ type DRD struct {
 	// EntryPointID is the executable key of the last model's main
 	// decision after deployment, e.g. dmn2_RONL_LocalpassEindresultaat.
 	EntryPointID string
+	// InputData are the names of the DRD's inputData, in document order.
+	InputData []string
 }
 
 // AssemblyError is a model that cannot be part of a DRD.
@@ -185,12 +187,18 @@ func AssembleDRD(name string, models []DRDSource) (*DRD, error) {
 			root.AddChild(el)
 		}
 	}
+	var names []string
+	for _, el := range inputs {
+		if n := el.SelectAttrValue("name", ""); n != "" {
+			names = append(names, n)
+		}
+	}
 	out.Indent(2)
 	data, err := out.WriteToBytes()
 	if err != nil {
 		return nil, err
 	}
-	return &DRD{XML: data, EntryPointID: prevMain}, nil
+	return &DRD{XML: data, EntryPointID: prevMain, InputData: names}, nil
 }
 
 func readDefinitions(src DRDSource) (*etree.Element, error) {
@@ -282,6 +290,7 @@ type Export struct {
 // ModelXMLError is a model whose DMN XML the engine cannot give.
 type ModelXMLError struct {
 	Identifier string
+	Step       int // 1-based position in the chain; 0 when not in a chain
 	Err        error
 }
 
@@ -315,23 +324,39 @@ func (e *DeployError) Error() string {
 
 func (e *DeployError) Unwrap() error { return e.Err }
 
+// ExportOptions refine ExportDRD.
+type ExportOptions struct {
+	// Models are the chain's models from the knowledge graph, in chain
+	// order (the identifiers' records). When set, the assembled DRD must
+	// provide every input of every model: from an earlier model or as an
+	// inputData; otherwise the export fails with *IncompatibleError
+	// before anything is deployed.
+	Models []Model
+}
+
 // ExportDRD reads the DMN XML of each model from eng by its key (the
 // identifier), assembles the DRD (AssembleDRD) and deploys it as one
-// resource named after the last identifier. Failures: *ModelXMLError,
-// *AssemblyError, *DeployError.
-func ExportDRD(ctx context.Context, eng engine.Decisions, name string, identifiers []string) (*Export, error) {
+// resource named after the last identifier, under name. The deployment
+// uses duplicate filtering and replaces the earlier deployments of that
+// name (engine.NewDeployment.ReplacePrevious), so exporting again does
+// not pile up versions in the engine. Failures: *ModelXMLError,
+// *AssemblyError, *IncompatibleError, *DeployError.
+func ExportDRD(ctx context.Context, eng engine.Decisions, name string, identifiers []string, opts ExportOptions) (*Export, error) {
 	if len(identifiers) < 2 {
 		return nil, errors.New("DRD requires at least 2 DMNs")
+	}
+	if opts.Models != nil && len(opts.Models) != len(identifiers) {
+		return nil, fmt.Errorf("chain: ExportOptions.Models has %d models for %d identifiers", len(opts.Models), len(identifiers))
 	}
 	srcs := make([]DRDSource, len(identifiers))
 	for i, id := range identifiers {
 		def, err := eng.LatestDecisionDefinition(ctx, id, "")
 		if err != nil {
-			return nil, &ModelXMLError{id, err}
+			return nil, &ModelXMLError{Identifier: id, Step: i + 1, Err: err}
 		}
 		xml, err := eng.DecisionDefinitionXML(ctx, def.ID)
 		if err != nil {
-			return nil, &ModelXMLError{id, err}
+			return nil, &ModelXMLError{Identifier: id, Step: i + 1, Err: err}
 		}
 		srcs[i] = DRDSource{Identifier: id, XML: []byte(xml)}
 	}
@@ -339,10 +364,21 @@ func ExportDRD(ctx context.Context, eng engine.Decisions, name string, identifie
 	if err != nil {
 		return nil, err
 	}
+	if opts.Models != nil {
+		declared := make(map[string]bool, len(drd.InputData))
+		for _, n := range drd.InputData {
+			declared[n] = true
+		}
+		if err := checkProvided(opts.Models, declared); err != nil {
+			return nil, err
+		}
+	}
 	last := identifiers[len(identifiers)-1]
 	dep, err := eng.Deploy(ctx, engine.NewDeployment{
-		Name:      name,
-		Resources: []engine.Resource{{Name: last + ".dmn", Data: drd.XML}},
+		Name:                     name,
+		EnableDuplicateFiltering: true,
+		ReplacePrevious:          true,
+		Resources:                []engine.Resource{{Name: last + ".dmn", Data: drd.XML}},
 	})
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
@@ -353,49 +389,89 @@ func ExportDRD(ctx context.Context, eng engine.Decisions, name string, identifie
 	return &Export{DeploymentID: dep.ID, EntryPointID: drd.EntryPointID, XML: string(drd.XML)}, nil
 }
 
-// IncompatibleError is a chain that cannot become a DRD: an input of a
-// model is fed by an earlier model only through a semantic link, which a
-// DRD cannot express (it passes values by name).
+// IncompatibleError is a chain that cannot become a DRD, naming the step
+// (1-based) and the model at fault and saying why: a model repeated (the
+// chain would be a cycle), an input an earlier model feeds only through a
+// semantic link (a DRD passes values by name), an input only a later
+// model produces (a cycle: the later model requires this one), an input
+// nothing provides (no earlier model, no inputData), or a model that is
+// not there.
 type IncompatibleError struct {
-	Model, Input string // the model and its input
-	From, Output string // the earlier model and its output
+	Step  int    // 1-based position of the model in the chain
+	Model string // its identifier
+	Input string // the input at fault, when there is one
+	Msg   string // what is wrong, without the step
 }
 
 func (e *IncompatibleError) Error() string {
-	return fmt.Sprintf("chain is not DRD-compatible: input %s of %s is linked to output %s of %s only semantically; a DRD passes values by identifier",
-		e.Input, e.Model, e.Output, e.From)
+	return fmt.Sprintf("chain is not DRD-compatible: step %d (%s): %s", e.Step, e.Model, e.Msg)
 }
 
 // CheckDRDCompatible reports whether models, in chain order, can form a
-// DRD (explorer notes §3.8): every input of a model that an earlier model
-// feeds must be fed by identifier. links are the semantic links among the
-// models (SemanticLinks).
+// DRD (explorer notes §3.8): no model twice, and every input of a model
+// that another model of the chain produces must come from an earlier
+// model by identifier (a semantic-only link cannot be expressed, a later
+// producer would be a cycle). links are the semantic links among the
+// models (SemanticLinks). The failure is an *IncompatibleError.
 func CheckDRDCompatible(models []Model, links []Pair) error {
+	first := map[string]int{}
+	for i, m := range models {
+		if j, ok := first[m.Identifier]; ok {
+			return &IncompatibleError{Step: i + 1, Model: m.Identifier,
+				Msg: fmt.Sprintf("repeats step %d; a DRD holds each model once, so the chain would be a cycle", j+1)}
+		}
+		first[m.Identifier] = i
+	}
 	for i, m := range models {
 		for _, in := range m.Inputs {
-			if producedEarlier(models[:i], in.Identifier) {
+			if producer(models[:i], in.Identifier) >= 0 {
 				continue
 			}
 			for j := i - 1; j >= 0; j-- {
 				for _, p := range links {
 					if p.MatchType == MatchSemantic && p.InputVariable == in.Identifier &&
 						p.DMN1.URI == models[j].ID && p.DMN2.URI == m.ID {
-						return &IncompatibleError{Model: m.Identifier, Input: in.Identifier, From: models[j].Identifier, Output: p.OutputVariable}
+						return &IncompatibleError{Step: i + 1, Model: m.Identifier, Input: in.Identifier,
+							Msg: fmt.Sprintf("input %s is linked to output %s of step %d (%s) only semantically; a DRD passes values by identifier",
+								in.Identifier, p.OutputVariable, j+1, models[j].Identifier)}
 					}
 				}
+			}
+			if k := producer(models[i+1:], in.Identifier); k >= 0 {
+				later := i + 1 + k
+				return &IncompatibleError{Step: i + 1, Model: m.Identifier, Input: in.Identifier,
+					Msg: fmt.Sprintf("input %s is produced only by the later step %d (%s), which in the DRD requires this step: a cycle",
+						in.Identifier, later+1, models[later].Identifier)}
 			}
 		}
 	}
 	return nil
 }
 
-func producedEarlier(earlier []Model, id string) bool {
-	for _, m := range earlier {
-		for _, o := range m.Outputs {
-			if o.Identifier == id {
-				return true
+// checkProvided reports the first input of models that no earlier model
+// produces and that no inputData of the assembled DRD declares: the DRD
+// would offer no way to give it a value.
+func checkProvided(models []Model, inputData map[string]bool) error {
+	for i, m := range models {
+		for _, in := range m.Inputs {
+			if producer(models[:i], in.Identifier) < 0 && !inputData[in.Identifier] {
+				return &IncompatibleError{Step: i + 1, Model: m.Identifier, Input: in.Identifier,
+					Msg: fmt.Sprintf("input %s is produced by no earlier step and declared by no inputData of the models", in.Identifier)}
 			}
 		}
 	}
-	return false
+	return nil
+}
+
+// producer returns the index of the first model of models with an output
+// of identifier id, or -1.
+func producer(models []Model, id string) int {
+	for i, m := range models {
+		for _, o := range m.Outputs {
+			if o.Identifier == id {
+				return i
+			}
+		}
+	}
+	return -1
 }

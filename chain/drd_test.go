@@ -217,7 +217,7 @@ func TestAssembleDRDErrors(t *testing.T) {
 func TestExportedDRDMatchesTheChain(t *testing.T) {
 	ctx := context.Background()
 	eng := localPassEngine(t)
-	exp, err := ExportDRD(ctx, eng, "Localpass DRD", LocalPassIdentifiers)
+	exp, err := ExportDRD(ctx, eng, "Localpass DRD", LocalPassIdentifiers, ExportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,12 +277,12 @@ func (failingDeploy) Deploy(context.Context, engine.NewDeployment) (engine.Deplo
 func TestExportDRDErrors(t *testing.T) {
 	ctx := context.Background()
 	eng := localPassEngine(t)
-	_, err := ExportDRD(ctx, eng, "x", []string{"SVB_LeeftijdsInformatie", "Unknown"})
+	_, err := ExportDRD(ctx, eng, "x", []string{"SVB_LeeftijdsInformatie", "Unknown"}, ExportOptions{})
 	var xe *ModelXMLError
-	if !errors.As(err, &xe) || err.Error() != "DMN not found in the decision engine: Unknown" {
+	if !errors.As(err, &xe) || err.Error() != "DMN not found in the decision engine: Unknown" || xe.Step != 2 {
 		t.Errorf("unknown model: %v", err)
 	}
-	_, err = ExportDRD(ctx, failingDeploy{eng}, "x", LocalPassIdentifiers)
+	_, err = ExportDRD(ctx, failingDeploy{eng}, "x", LocalPassIdentifiers, ExportOptions{})
 	var de *DeployError
 	if !errors.As(err, &de) || err.Error() != "deploying the DRD: engine returned 400 ParseException: ENGINE-09005 Could not parse BPMN process" {
 		t.Errorf("deploy failure: %v", err)
@@ -304,9 +304,15 @@ func TestCheckDRDCompatible(t *testing.T) {
 		// bijstandsNorm links by identifier and by concept: compatible
 		{[]string{"SZW_BijstandsnormInformatie", "GEM_KwijtscheldingBelastingen"}, ""},
 		{[]string{"GEM_KwijtscheldingBelastingen", "RONL_LocalpassEindresultaat"},
-			"chain is not DRD-compatible: input aanvragerKwijtscheldingGemeentelijkeBelastingen of RONL_LocalpassEindresultaat is linked to output kwijtscheldingToegekend of GEM_KwijtscheldingBelastingen only semantically; a DRD passes values by identifier"},
+			"chain is not DRD-compatible: step 2 (RONL_LocalpassEindresultaat): input aanvragerKwijtscheldingGemeentelijkeBelastingen is linked to output kwijtscheldingToegekend of step 1 (GEM_KwijtscheldingBelastingen) only semantically; a DRD passes values by identifier"},
 		// the link runs the other way: nothing earlier feeds the input
 		{[]string{"RONL_LocalpassEindresultaat", "GEM_KwijtscheldingBelastingen"}, ""},
+		// a model twice: the DRD would be a cycle
+		{[]string{"SVB_LeeftijdsInformatie", "SZW_BijstandsnormInformatie", "SVB_LeeftijdsInformatie"},
+			"chain is not DRD-compatible: step 3 (SVB_LeeftijdsInformatie): repeats step 1; a DRD holds each model once, so the chain would be a cycle"},
+		// the age model's outputs feed the norm model, which comes first
+		{[]string{"SZW_BijstandsnormInformatie", "SVB_LeeftijdsInformatie"},
+			"chain is not DRD-compatible: step 1 (SZW_BijstandsnormInformatie): input aanvragerHeeftAOWLeeftijd is produced only by the later step 2 (SVB_LeeftijdsInformatie), which in the DRD requires this step: a cycle"},
 	} {
 		models := modelsByID(t, listing, tc.chain...)
 		links, err := SemanticLinks(ctx, store, models)
@@ -322,5 +328,73 @@ func TestCheckDRDCompatible(t *testing.T) {
 		} else if tc.want != "" {
 			t.Errorf("%v: compatible, want %s", tc.chain, tc.want)
 		}
+	}
+}
+
+// TestExportReplacesEarlierExports: exporting under one name again keeps
+// one deployment of that name in the engine (the same chain: the existing
+// deployment; another chain: a replacement), however often it is done.
+func TestExportReplacesEarlierExports(t *testing.T) {
+	ctx := context.Background()
+	eng := localPassEngine(t)
+	count := func() int {
+		deps, err := eng.Deployments(ctx, engine.DeploymentQuery{Name: "Localpass DRD"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(deps)
+	}
+	first, err := ExportDRD(ctx, eng, "Localpass DRD", LocalPassIdentifiers, ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ {
+		again, err := ExportDRD(ctx, eng, "Localpass DRD", LocalPassIdentifiers, ExportOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.DeploymentID != first.DeploymentID {
+			t.Fatalf("export %d of the same chain made deployment %s, want the existing %s", i+2, again.DeploymentID, first.DeploymentID)
+		}
+	}
+	two, err := ExportDRD(ctx, eng, "Localpass DRD", LocalPassIdentifiers[:2], ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 1 || two.DeploymentID == first.DeploymentID {
+		t.Fatalf("after exporting another chain under the name: %d deployments named so (want 1)", n)
+	}
+	// The three-model DRD went with its deployment; the two-model one evaluates.
+	if _, err := eng.LatestDecisionDefinition(ctx, "dmn2_RONL_LocalpassEindresultaat", ""); !errors.Is(err, engine.ErrNotFound) {
+		t.Errorf("replaced DRD's entry point: %v, want not found", err)
+	}
+	if _, err := eng.LatestDecisionDefinition(ctx, two.EntryPointID, ""); err != nil {
+		t.Errorf("new DRD's entry point %s: %v", two.EntryPointID, err)
+	}
+}
+
+// TestExportRefusesUnprovidedInput: with the chain's models given, an
+// input that no earlier step produces and no inputData declares fails the
+// export, naming the step, before anything is deployed.
+func TestExportRefusesUnprovidedInput(t *testing.T) {
+	ctx := context.Background()
+	eng := localPassEngine(t)
+	listing, err := ListModels(ctx, exampleStore(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	models := modelsByID(t, listing, LocalPassIdentifiers...)
+	if _, err := ExportDRD(ctx, eng, "ok", LocalPassIdentifiers, ExportOptions{Models: models}); err != nil {
+		t.Fatalf("the local-pass chain provides every input: %v", err)
+	}
+	models[1].Inputs = append(append([]Variable(nil), models[1].Inputs...), Variable{Identifier: "inkomenPartner"})
+	_, err = ExportDRD(ctx, eng, "bad", LocalPassIdentifiers, ExportOptions{Models: models})
+	var ie *IncompatibleError
+	want := "chain is not DRD-compatible: step 2 (SZW_BijstandsnormInformatie): input inkomenPartner is produced by no earlier step and declared by no inputData of the models"
+	if !errors.As(err, &ie) || err.Error() != want || ie.Step != 2 || ie.Input != "inkomenPartner" {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
+	if deps, _ := eng.Deployments(ctx, engine.DeploymentQuery{Name: "bad"}); len(deps) != 0 {
+		t.Errorf("refused export deployed %d deployments", len(deps))
 	}
 }

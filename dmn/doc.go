@@ -38,7 +38,15 @@
 // inside input entries the input's value is cellInput (or the name
 // camunda:inputVariable gives). Every failure fails the evaluation with an
 // *EvalError of a kind (UnknownVariable, which names the decision that
-// matched no rule; HitPolicyViolation; CompileProblem; DisallowedValue).
+// matched no rule; HitPolicyViolation; CompileProblem; DisallowedValue;
+// TypeConversion). Table outputs and literal expression results convert
+// to their typeRef as Operaton's data type transformers do: string gives
+// any value's string form (a date 2047-01-23 becomes "2047-01-23"),
+// integer and long take whole numbers and digit strings in range, double
+// rounds to the nearest double, boolean takes "true"/"false", date takes
+// ISO dates and dates and times, and other typeRefs leave the value as it
+// is; a value the transformer refuses is a TypeConversion failure. (With
+// DMN semantics a value that does not conform to its type is null.)
 // In both modes an empty input entry means "any" and Camunda type names
 // (integer, long, double, …) are recognised.
 //

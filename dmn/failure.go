@@ -27,6 +27,10 @@ const (
 	// DisallowedValue: a decision table's input or output value is not
 	// among the table's input values or output values.
 	DisallowedValue
+	// TypeConversion: (Operaton mode) a decision table output's value
+	// cannot be converted to the output's typeRef, as Operaton's data type
+	// transformers refuse it (for example 2.5 for typeRef integer).
+	TypeConversion
 )
 
 func (k EvalErrorKind) String() string {
@@ -39,6 +43,8 @@ func (k EvalErrorKind) String() string {
 		return "compile problem"
 	case DisallowedValue:
 		return "disallowed value"
+	case TypeConversion:
+		return "type conversion"
 	}
 	return "EvalErrorKind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -62,7 +68,7 @@ type EvalError struct {
 	// Problem is the compile problem the evaluation reached (CompileProblem).
 	Problem *Problem
 
-	reason string // the violation (HitPolicyViolation, DisallowedValue)
+	reason string // the violation (HitPolicyViolation, DisallowedValue, TypeConversion)
 }
 
 // Reason says what went wrong, without naming the decision: for example

@@ -55,6 +55,15 @@ func (m *Model) evaluateOperaton(ctx context.Context, target *element, inputs in
 			tableFailure = tr.failure
 		case e.logic != nil:
 			dr.Value = e.logic.eval(denv)
+			if _, literal := e.dec.Logic.(*LiteralExpression); literal && e.dec.Variable != nil && dr.Value != nil {
+				// Operaton converts a literal expression's result to its
+				// variable's typeRef as it converts table outputs
+				cv, why := operatonTypeOf(e.dec.Variable.TypeRef).convert(dr.Value)
+				if why != "" {
+					tableFailure = literalConvertFailure(e.dec.Variable, dr.Value, why)
+				}
+				dr.Value = cv
+			}
 		}
 		if f := decisionFailure(e.id, rt, u0, e0, true, tableFailure); f != nil {
 			if f.Kind == UnknownVariable {

@@ -532,3 +532,177 @@ func TestEvaluateContext(t *testing.T) {
 		t.Errorf("with categorie given: %v, %v", res.Main().Rows(), err)
 	}
 }
+
+// typedOutputTable is a one-rule table whose output has the typeRef and
+// the output entry expr.
+func typedOutputTable(typeRef, expr string) string {
+	return operatonHead + `
+  <decision id="d" name="d"><decisionTable hitPolicy="UNIQUE">
+    <input><inputExpression typeRef="integer"><text>1</text></inputExpression></input>
+    <output id="o1" name="o" typeRef="` + typeRef + `"/>
+    <rule id="r1"><inputEntry><text></text></inputEntry><outputEntry><text>` + expr + `</text></outputEntry></rule>
+  </decisionTable></decision></definitions>`
+}
+
+// TestOperatonOutputTyping: in Operaton mode an output with a typeRef is
+// converted as Operaton's data type transformers convert it; a value the
+// transformer refuses fails the evaluation, naming output, rule, value and
+// type. The expected values are Operaton's (Camunda 7's) transformer
+// results written out by hand.
+func TestOperatonOutputTyping(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		typeRef, expr string
+		want          string // FEEL literal of the output
+		err           string // else: part of the failure's message
+	}{
+		// string: the value's string form
+		{"string", `date("2047-01-23")`, `"2047-01-23"`, ""},
+		{"String", `date("2047-01-23")`, `"2047-01-23"`, ""},
+		{"string", `date("1980-01-23") + duration("P" + string(804) + "M")`, `"2047-01-23"`, ""},
+		{"string", `2.50`, `"2.5"`, ""},
+		{"string", `1000000 * 1000000`, `"1000000000000"`, ""},
+		{"string", `0.000001`, `"0.000001"`, ""},
+		{"string", `true`, `"true"`, ""},
+		{"string", `"tekst"`, `"tekst"`, ""},
+		{"string", `duration("P3M")`, `"P3M"`, ""},
+		{"string", `date and time("2047-01-23T10:00:00")`, `"2047-01-23T10:00:00"`, ""},
+		{"string", `null`, `null`, ""},
+		// integer and long: whole numbers within 32 and 64 bits
+		{"integer", `10.0`, `10`, ""},
+		{"integer", `804 / 12`, `67`, ""},
+		{"integer", `"42"`, `42`, ""},
+		{"integer", `"-7"`, `-7`, ""},
+		{"integer", `2147483647`, `2147483647`, ""},
+		{"integer", `806 / 12`, ``, `invalid value 67.16666666666666666666666666666667 for typeRef "integer": not a whole number`},
+		{"integer", `2.5`, ``, `invalid value 2.5 for typeRef "integer": not a whole number`},
+		{"integer", `2147483648`, ``, `out of the range of integer (32 bits)`},
+		{"integer", `"4.0"`, ``, `a string that is not a whole number`},
+		{"integer", `true`, ``, `invalid value true for typeRef "integer": a boolean`},
+		{"Long", `2147483648`, `2147483648`, ""},
+		{"long", `"9223372036854775807"`, `9223372036854775807`, ""},
+		{"long", `9223372036854775808`, ``, `out of the range of long (64 bits)`},
+		{"long", `-0.5`, ``, `not a whole number`},
+		// double: the nearest double
+		{"double", `1 / 3`, `0.3333333333333333`, ""},
+		{"double", `0.1`, `0.1`, ""},
+		{"double", `"1.5e3"`, `1500`, ""},
+		{"double", `" 2.25 "`, `2.25`, ""},
+		{"double", `"abc"`, ``, `a string that is not a number`},
+		{"double", `date("2020-01-01")`, ``, `invalid value date("2020-01-01") for typeRef "double": not a number`},
+		// boolean: booleans and the strings true and false
+		{"boolean", `"TRUE"`, `true`, ""},
+		{"boolean", `"false"`, `false`, ""},
+		{"boolean", `false`, `false`, ""},
+		{"boolean", `"ja"`, ``, `a string other than true or false`},
+		{"boolean", `1`, ``, `invalid value 1 for typeRef "boolean": a number`},
+		// date: ISO dates and dates and times
+		{"date", `"2047-01-23"`, `date("2047-01-23")`, ""},
+		{"date", `"2047-01-23T10:00:00"`, `date and time("2047-01-23T10:00:00")`, ""},
+		{"date", `date("2047-01-23")`, `date("2047-01-23")`, ""},
+		{"date", `"23-01-2047"`, ``, `a string that is not an ISO date or date and time`},
+		{"date", `5`, ``, `a number`},
+		// any other typeRef: the value as it is (Operaton's identity transformer)
+		{"number", `"geen getal"`, `"geen getal"`, ""},
+		{"dateTime", `date("2047-01-23")`, `date("2047-01-23")`, ""},
+	}
+	for _, tc := range tests {
+		m := compileOperaton(t, typedOutputTable(tc.typeRef, tc.expr))
+		res, err := m.Evaluate(ctx, "d", nil)
+		if tc.err != "" {
+			var ee *EvalError
+			if !errors.As(err, &ee) || ee.Kind != TypeConversion || ee.DecisionID != "d" || len(ee.Rules) != 1 || ee.Rules[0] != "r1" ||
+				!strings.Contains(err.Error(), `output "o" of rule r1: `) || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s %s: error %v, want a type conversion failure with %q", tc.typeRef, tc.expr, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s %s: %v", tc.typeRef, tc.expr, err)
+			continue
+		}
+		if got := feel.Literal(res.Main().Value); got != tc.want {
+			t.Errorf("%s %s = %s, want %s", tc.typeRef, tc.expr, got, tc.want)
+		}
+		if len(res.Messages) > 0 {
+			t.Errorf("%s %s: messages %v", tc.typeRef, tc.expr, res.Messages)
+		}
+	}
+}
+
+// TestOperatonTypedDRD evaluates a Camunda-Modeler-style DRD in which a
+// table computes a date into an output typed string that a later table
+// reads: in Operaton mode the string is the date's text; with DMN
+// semantics (the TCK's mode) the same output is null, as before.
+func TestOperatonTypedDRD(t *testing.T) {
+	ctx := context.Background()
+	d := parseFile(t, "testdata/operaton-typing.dmn")
+	m, err := CompileWith(Options{Operaton: true}, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Problems()) > 0 {
+		t.Fatalf("problems: %v", m.Problems())
+	}
+	in := func(peildatum string) map[string]any {
+		return map[string]any{"geboortedatum": "1980-01-23", "aowLeeftijdInMaanden": 806, "peildatum": peildatum}
+	}
+	res, err := m.Evaluate(ctx, "AOWDatum", in("2047-06-01"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rowsLiteral(res.Main().Rows()); got != `[{aowDatum: "2047-03-23", aowLeeftijdJaren: 67, aowLeeftijdMaanden: 806, aowLeeftijdJarenExact: 67.16666666666667}]` {
+		t.Errorf("AOWDatum rows %s", got)
+	}
+	for _, tc := range []struct{ peildatum, want string }{
+		{"2047-06-01", `[{aowStatus: "AOW", aowIngang: date("2047-03-23")}]`},
+		{"2030-06-01", `[{aowStatus: "geen AOW, ingang over 16 jaar", aowIngang: date("2047-03-23")}]`},
+	} {
+		res, err := m.Evaluate(ctx, "AOWStatus", in(tc.peildatum))
+		if err != nil {
+			t.Fatalf("peildatum %s: %v", tc.peildatum, err)
+		}
+		if got := rowsLiteral(res.Main().Rows()); got != tc.want {
+			t.Errorf("peildatum %s: AOWStatus rows %s, want %s", tc.peildatum, got, tc.want)
+		}
+		if len(res.Messages) > 0 {
+			t.Errorf("peildatum %s: messages %v", tc.peildatum, res.Messages)
+		}
+	}
+
+	std, err := CompileWith(Options{}, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sres, err := std.Evaluate(ctx, "AOWDatum", in("2047-06-01"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rowsLiteral(sres.Main().Rows())
+	if got != `[{aowDatum: null, aowLeeftijdJaren: 67, aowLeeftijdMaanden: 806, aowLeeftijdJarenExact: 67.16666666666666666666666666666667}]` ||
+		len(sres.Messages) != 1 || sres.Messages[0] != `decision table AOW-datum: output date("2047-03-23") does not conform to string` {
+		t.Errorf("DMN semantics: rows %s, messages %q, want aowDatum null with a warning and exact numbers", got, sres.Messages)
+	}
+}
+
+// TestOperatonLiteralTyping: Operaton converts a literal expression's
+// result to its variable's typeRef as it converts table outputs.
+func TestOperatonLiteralTyping(t *testing.T) {
+	ctx := context.Background()
+	literal := func(typeRef, expr string) string {
+		return operatonHead + `
+  <decision id="d" name="d"><variable name="x" typeRef="` + typeRef + `"/><literalExpression><text>` + expr + `</text></literalExpression></decision></definitions>`
+	}
+	m := compileOperaton(t, literal("string", `date("2047-01-23") + duration("P2M")`))
+	res, err := m.Evaluate(ctx, "d", nil)
+	if err != nil || feel.Literal(res.Main().Value) != `"2047-03-23"` {
+		t.Errorf("string: %s, %v, want \"2047-03-23\"", feel.Literal(res.Main().Value), err)
+	}
+	m = compileOperaton(t, literal("integer", `5 / 2`))
+	_, err = m.Evaluate(ctx, "d", nil)
+	var ee *EvalError
+	if !errors.As(err, &ee) || ee.Kind != TypeConversion || ee.DecisionID != "d" ||
+		err.Error() != `dmn: decision d: variable "x": invalid value 2.5 for typeRef "integer": not a whole number` {
+		t.Errorf("integer: %v, want a type conversion failure", err)
+	}
+}

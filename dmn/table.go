@@ -31,9 +31,11 @@ type compiledTable struct {
 	// omit marks, per rule and output, empty output entries, which
 	// Operaton leaves out of the rule's result; nil for a rule without any
 	// (and for the whole table outside Operaton mode)
-	omit      [][]bool
-	outNames  []string
-	outTypes  []*feel.Type
+	omit     [][]bool
+	outNames []string
+	outTypes []*feel.Type
+	// opTypes convert outputs as Operaton does (Operaton mode; nil else)
+	opTypes   []operatonType
 	outValues []*feel.Tests
 	defaults  []boxed // nil when no output has a default
 	decName   string
@@ -93,6 +95,9 @@ func (c *exprCompiler) table(dt *DecisionTable, names []string, decName string, 
 			}
 		}
 		t.outTypes = append(t.outTypes, ot)
+		if operaton {
+			t.opTypes = append(t.opTypes, operatonTypeOf(out.TypeRef))
+		}
 		var ov *feel.Tests
 		if out.OutputValues != "" {
 			tests, err := feel.CompileUnaryTests(out.OutputValues, scope)
@@ -245,7 +250,18 @@ func (t *compiledTable) evalRules(env *feel.Env, withRules bool) tableResult {
 		outs := make([]feel.Value, len(t.outputs[r]))
 		for i, o := range t.outputs[r] {
 			v := o.eval(env)
-			if t.outTypes[i] != nil {
+			switch {
+			case t.opTypes != nil:
+				if v != nil {
+					cv, why := t.opTypes[i].convert(v)
+					if why != "" {
+						res.failure = t.convertFailure(r, i, v, why)
+						rt.Warnf("decision table %s: %s", t.decName, res.failure.reason)
+						return res
+					}
+					v = cv
+				}
+			case t.outTypes[i] != nil:
 				cv, ok := t.outTypes[i].Coerce(v)
 				if !ok {
 					rt.Warnf("decision table %s: output %s does not conform to %s", t.decName, feel.Literal(v), t.outTypes[i])

@@ -22,4 +22,9 @@
 // It never logs document contents, passwords or session tokens. The
 // docmgmt/edocstest package serves a fake eDOCS with that contract for
 // tests.
+//
+// The stub remembers what was ensured and uploaded so that a flow shows
+// its own uploads, but it is no store: it keeps a bounded working set
+// (1,000 uploads, 1,000 workspaces, 4 MiB of names and ids by default, see
+// StubConfig) and forgets the oldest first.
 package docmgmt

@@ -2,6 +2,7 @@ package docmgmt
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,14 +24,34 @@ type StubConfig struct {
 	// Now is the clock behind the millisecond document ids; time.Now when nil.
 	Now func() time.Time
 	// MaxRemembered bounds the uploads kept in memory (oldest forgotten
-	// first); 1000 when zero.
+	// first); DefaultStubUploads when zero.
 	MaxRemembered int
+	// MaxWorkspaces bounds the ensured workspaces kept in memory (oldest
+	// forgotten first); DefaultStubWorkspaces when zero.
+	MaxWorkspaces int
+	// MaxBytes bounds the bytes of what the stub remembers (ids, names,
+	// application ids of workspaces and uploads): past it the oldest
+	// uploads are forgotten first, then the oldest workspaces; an item
+	// larger than the whole bound is answered but not remembered.
+	// DefaultStubBytes when zero.
+	MaxBytes int64
 }
+
+// The stub's default working set (StubConfig): it answers like a server
+// but is no store, so what it remembers is bounded and the oldest goes.
+const (
+	DefaultStubUploads    = 1000
+	DefaultStubWorkspaces = 1000
+	DefaultStubBytes      = 4 << 20
+)
 
 // Stub is a Client that contacts no server. Its answers are deterministic
 // apart from the millisecond document ids, and it remembers what was ensured
 // and uploaded in the process, so ensure → upload → list shows the upload.
-// It never keeps document contents.
+// It never keeps document contents, and what it remembers is a bounded
+// working set (StubConfig.MaxRemembered, MaxWorkspaces, MaxBytes): the
+// oldest uploads and workspaces are forgotten, after which they list and
+// answer as if never made (an ensure creates the workspace again).
 type Stub struct {
 	cfg StubConfig
 
@@ -38,6 +59,7 @@ type Stub struct {
 	lastMS     int64 // last document id's milliseconds, kept increasing
 	workspaces []WorkspaceSummary
 	uploads    []stubUpload
+	bytes      int64 // size of workspaces and uploads
 }
 
 type stubUpload struct {
@@ -58,9 +80,42 @@ func NewStub(cfg StubConfig) *Stub {
 		cfg.Now = time.Now
 	}
 	if cfg.MaxRemembered <= 0 {
-		cfg.MaxRemembered = 1000
+		cfg.MaxRemembered = DefaultStubUploads
+	}
+	if cfg.MaxWorkspaces <= 0 {
+		cfg.MaxWorkspaces = DefaultStubWorkspaces
+	}
+	if cfg.MaxBytes <= 0 {
+		cfg.MaxBytes = DefaultStubBytes
 	}
 	return &Stub{cfg: cfg}
+}
+
+func (w WorkspaceSummary) size() int64 { return int64(len(w.ID) + len(w.Name)) }
+
+func (u stubUpload) size() int64 {
+	return int64(len(u.doc.DocumentID) + len(u.doc.DocumentNumber) + len(u.doc.WorkspaceID) + len(u.name) + len(u.appID))
+}
+
+// trim forgets the oldest uploads and workspaces until the working set is
+// within its bounds. Caller holds s.mu.
+func (s *Stub) trim() {
+	drop := 0
+	for len(s.uploads)-drop > s.cfg.MaxRemembered || (s.bytes > s.cfg.MaxBytes && drop < len(s.uploads)) {
+		s.bytes -= s.uploads[drop].size()
+		drop++
+	}
+	if drop > 0 {
+		s.uploads = append(s.uploads[:0:0], s.uploads[drop:]...)
+	}
+	drop = 0
+	for len(s.workspaces)-drop > s.cfg.MaxWorkspaces || (s.bytes > s.cfg.MaxBytes && drop < len(s.workspaces)) {
+		s.bytes -= s.workspaces[drop].size()
+		drop++
+	}
+	if drop > 0 {
+		s.workspaces = append(s.workspaces[:0:0], s.workspaces[drop:]...)
+	}
 }
 
 var _ Client = (*Stub)(nil)
@@ -98,7 +153,11 @@ func (s *Stub) EnsureWorkspace(_ context.Context, req EnsureWorkspaceRequest) (W
 			return ws, nil
 		}
 	}
-	s.workspaces = append(s.workspaces, WorkspaceSummary{ID: ws.ID, Name: ws.Name})
+	if w := (WorkspaceSummary{ID: ws.ID, Name: ws.Name}); w.size() <= s.cfg.MaxBytes {
+		s.workspaces = append(s.workspaces, w)
+		s.bytes += w.size()
+		s.trim()
+	}
 	return ws, nil
 }
 
@@ -117,9 +176,10 @@ func (s *Stub) Upload(_ context.Context, req UploadRequest) (UploadedDocument, e
 	s.lastMS = ms
 	n := strconv.FormatInt(ms, 10)
 	doc := UploadedDocument{DocumentID: "stub-doc-" + n, DocumentNumber: "STUB-" + n, WorkspaceID: req.WorkspaceID}
-	s.uploads = append(s.uploads, stubUpload{doc: doc, name: req.DocName, appID: req.AppID})
-	if len(s.uploads) > s.cfg.MaxRemembered {
-		s.uploads = append(s.uploads[:0:0], s.uploads[len(s.uploads)-s.cfg.MaxRemembered:]...)
+	if u := (stubUpload{doc: doc, name: req.DocName, appID: req.AppID}); u.size() <= s.cfg.MaxBytes {
+		s.uploads = append(s.uploads, u)
+		s.bytes += u.size()
+		s.trim()
 	}
 	return doc, nil
 }
@@ -209,7 +269,8 @@ func (s *Stub) DeleteDocument(_ context.Context, documentID string) error {
 	defer s.mu.Unlock()
 	for i, u := range s.uploads {
 		if u.doc.DocumentID == documentID {
-			s.uploads = append(s.uploads[:i], s.uploads[i+1:]...)
+			s.bytes -= u.size()
+			s.uploads = slices.Delete(s.uploads, i, i+1) // clears the freed slot
 			break
 		}
 	}
@@ -228,15 +289,21 @@ func (s *Stub) DeleteWorkspace(_ context.Context, workspaceID string) error {
 	for _, w := range s.workspaces {
 		if w.ID != workspaceID {
 			ws = append(ws, w)
+		} else {
+			s.bytes -= w.size()
 		}
 	}
+	clear(s.workspaces[len(ws):]) // the forgotten names are garbage now
 	s.workspaces = ws
 	ups := s.uploads[:0]
 	for _, u := range s.uploads {
 		if u.doc.WorkspaceID != workspaceID {
 			ups = append(ups, u)
+		} else {
+			s.bytes -= u.size()
 		}
 	}
+	clear(s.uploads[len(ups):])
 	s.uploads = ups
 	return nil
 }

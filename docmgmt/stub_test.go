@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -178,5 +179,68 @@ func TestValidation(t *testing.T) {
 				t.Errorf("%T %s with an empty id: %v", c, name, err)
 			}
 		}
+	}
+}
+
+// TestStubWorkingSetIsBounded: the stub forgets the oldest workspaces and
+// uploads past its count and byte bounds (issue 14: it kept everything),
+// and does not remember an item larger than the whole byte bound.
+func TestStubWorkingSetIsBounded(t *testing.T) {
+	ctx := context.Background()
+	s := NewStub(StubConfig{Now: fixedClock(1767268800000), MaxRemembered: 5, MaxWorkspaces: 3, MaxBytes: 4000})
+	for i := 0; i < 10; i++ {
+		if _, err := s.EnsureWorkspace(ctx, EnsureWorkspaceRequest{ProjectNumber: fmt.Sprint("P", i), ProjectName: "N"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, _ := s.ListWorkspaces(ctx, ListWorkspacesRequest{Max: 100})
+	want := []WorkspaceSummary{{"stub-ws-1", "Stub Workspace"}, {"stub-ws-P7", "P7 — N"}, {"stub-ws-P8", "P8 — N"}, {"stub-ws-P9", "P9 — N"}}
+	if d := cmp.Diff(want, list); d != "" {
+		t.Errorf("workspaces after 10 ensures, bound 3 (-want +got):\n%s", d)
+	}
+	var ids []string
+	for i := 0; i < 8; i++ {
+		doc, err := s.Upload(ctx, UploadRequest{WorkspaceID: "stub-ws-P9", Filename: "f", DocName: fmt.Sprint("D", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, doc.DocumentID)
+	}
+	docs, _ := s.ListDocuments(ctx, "stub-ws-P9")
+	if len(docs) != 1+5 || docs[1].Name != "D3" || docs[5].Name != "D7" {
+		t.Errorf("documents after 8 uploads, bound 5: %+v", docs)
+	}
+	// Bytes: 10 uploads with 1,000-byte names do not fit in 4,000 bytes;
+	// the oldest go, uploads before workspaces.
+	for i := 0; i < 10; i++ {
+		s.Upload(ctx, UploadRequest{WorkspaceID: "stub-ws-P9", Filename: "f", DocName: strings.Repeat("x", 999) + fmt.Sprint(i)})
+	}
+	s.mu.Lock()
+	n, bytes, wsCount := len(s.uploads), s.bytes, len(s.workspaces)
+	s.mu.Unlock()
+	if bytes > 4000 || n != 3 || wsCount != 3 {
+		t.Errorf("after 10 large uploads: %d uploads, %d workspaces, %d bytes (bound 4000)", n, wsCount, bytes)
+	}
+	// An item larger than the bound is answered, not remembered.
+	doc, err := s.Upload(ctx, UploadRequest{WorkspaceID: "stub-ws-P9", Filename: "f", DocName: strings.Repeat("y", 5000)})
+	if err != nil || doc.DocumentID == "" {
+		t.Fatalf("oversized upload: %+v %v", doc, err)
+	}
+	if p, _ := s.Profile(ctx, doc.DocumentID); p["DOCNAME"] != "Stub document" {
+		t.Errorf("oversized upload was remembered: %v", p["DOCNAME"])
+	}
+	// Deleting frees what it held.
+	s.DeleteWorkspace(ctx, "stub-ws-P9")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var sum int64
+	for _, w := range s.workspaces {
+		sum += w.size()
+	}
+	for _, u := range s.uploads {
+		sum += u.size()
+	}
+	if sum != s.bytes || len(s.uploads) != 0 || len(s.workspaces) != 2 {
+		t.Errorf("after deleting the workspace: %d uploads, %d workspaces, %d bytes counted, %d held", len(s.uploads), len(s.workspaces), s.bytes, sum)
 	}
 }

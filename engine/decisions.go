@@ -67,7 +67,17 @@ type NewDeployment struct {
 	// DeployChangedOnly: deploy only the resources that differ from the
 	// latest ones of that name (implies duplicate filtering).
 	DeployChangedOnly bool
-	Resources         []Resource
+	// ReplacePrevious: once this deployment is made, the earlier
+	// deployments with the same name and tenant are deleted with their
+	// decision definitions, so that redeploying under one name (the
+	// explorer's DRD exports) does not accumulate versions. A deployment
+	// that duplicate filtering answers with an existing one deletes
+	// nothing; with DeployChangedOnly only the earlier deployments whose
+	// every resource this one carries are deleted, so unchanged models
+	// stay. The embedded engine honours it; engine/operaton does not
+	// send it (a remote Operaton keeps its history in its own database).
+	ReplacePrevious bool
+	Resources       []Resource
 }
 
 // Deployment is a deployment. The Deployed… fields are filled only in the

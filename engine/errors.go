@@ -68,6 +68,31 @@ func (e *unavailableError) Is(target error) bool { return target == ErrUnavailab
 // matches err, e.g. context.DeadlineExceeded).
 func Unavailable(err error) error { return &unavailableError{err} }
 
+// ErrStorageFull matches (errors.Is) a deployment an engine refuses because
+// it already holds as much as it is configured to hold.
+var ErrStorageFull = errors.New("engine: storage full")
+
+// StorageFullError is a deployment refused because the engine would then
+// hold more than its ceiling (the embedded engine's Options.MaxBytes or
+// MaxDeployments) even after dropping every superseded deployment. Nothing
+// of the deployment is kept. HTTP fronts answer 507 Insufficient Storage:
+// the request is fine, the server has no room for it.
+type StorageFullError struct {
+	Limit string // the option at its ceiling: "MaxBytes" or "MaxDeployments"
+	Max   int64  // its value
+	Need  int64  // what the engine would hold with this deployment (bytes or deployments)
+}
+
+func (e *StorageFullError) Error() string {
+	if e.Limit == "MaxBytes" {
+		return fmt.Sprintf("engine: storage full: with this deployment the engine would hold an estimated %d bytes, over its ceiling of %d (MaxBytes); delete or replace deployments", e.Need, e.Max)
+	}
+	return fmt.Sprintf("engine: storage full: the engine holds its ceiling of %d deployments (%s); delete or replace deployments", e.Max, e.Limit)
+}
+
+// Is makes a StorageFullError match ErrStorageFull.
+func (e *StorageFullError) Is(target error) bool { return target == ErrStorageFull }
+
 // VariableError is a variable that cannot be read or converted: an unknown
 // type, a value that does not fit its type, a value FEEL cannot hold.
 type VariableError struct {

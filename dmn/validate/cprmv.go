@@ -30,10 +30,10 @@ func (v *validator) checkCPRMV() {
 	}
 	for _, d := range v.m.dmn["decision"] {
 		if s, ok := cprmvAttr(d, "rulesetType"); ok && !oneOf(s, rulesetTypes) {
-			v.add(LayerExecution, "EXEC-002", d, "decision %s has cprmv:rulesetType %q; allowed: %s", describe(d), s, strings.Join(rulesetTypes, ", "))
+			v.add(LayerExecution, "EXEC-002", d, "decision %s has cprmv:rulesetType %s; allowed: %s", describe(d), excerpt(s), strings.Join(rulesetTypes, ", "))
 		}
 		if s, ok := cprmvAttr(d, "implements"); ok && !isBWBR(s) {
-			v.add(LayerExecution, "EXEC-003", d, "decision %s has cprmv:implements %q; expected BWBR followed by 7 digits, e.g. BWBR0015703", describe(d), s)
+			v.add(LayerExecution, "EXEC-003", d, "decision %s has cprmv:implements %s; expected BWBR followed by 7 digits, e.g. BWBR0015703", describe(d), excerpt(s))
 		}
 	}
 	for _, r := range v.m.dmn["rule"] {
@@ -49,19 +49,19 @@ func (v *validator) checkCPRMV() {
 func (v *validator) checkRuleCPRMV(r *element) {
 	ruleType, hasType := cprmvAttr(r, "ruleType")
 	if hasType && !oneOf(ruleType, ruleTypes) {
-		v.add(LayerExecution, "EXEC-004", r, "rule %s has cprmv:ruleType %q; allowed: %s", describe(r), ruleType, strings.Join(ruleTypes, ", "))
+		v.add(LayerExecution, "EXEC-004", r, "rule %s has cprmv:ruleType %s; allowed: %s", describe(r), excerpt(ruleType), strings.Join(ruleTypes, ", "))
 	}
 	if s, ok := cprmvAttr(r, "confidence"); ok && !oneOf(s, confidences) {
-		v.add(LayerExecution, "EXEC-005", r, "rule %s has cprmv:confidence %q; allowed: %s", describe(r), s, strings.Join(confidences, ", "))
+		v.add(LayerExecution, "EXEC-005", r, "rule %s has cprmv:confidence %s; allowed: %s", describe(r), excerpt(s), strings.Join(confidences, ", "))
 	}
 	from, hasFrom := cprmvAttr(r, "validFrom")
 	until, hasUntil := cprmvAttr(r, "validUntil")
 	fromOK, untilOK := hasFrom && isDate(from), hasUntil && isDate(until)
 	if hasFrom && !fromOK {
-		v.add(LayerExecution, "EXEC-006", r, "rule %s has cprmv:validFrom %q, not a YYYY-MM-DD date", describe(r), from)
+		v.add(LayerExecution, "EXEC-006", r, "rule %s has cprmv:validFrom %s, not a YYYY-MM-DD date", describe(r), excerpt(from))
 	}
 	if hasUntil && !untilOK {
-		v.add(LayerExecution, "EXEC-007", r, "rule %s has cprmv:validUntil %q, not a YYYY-MM-DD date", describe(r), until)
+		v.add(LayerExecution, "EXEC-007", r, "rule %s has cprmv:validUntil %s, not a YYYY-MM-DD date", describe(r), excerpt(until))
 	}
 	if fromOK && untilOK && from >= until {
 		v.add(LayerExecution, "EXEC-008", r, "rule %s: cprmv:validFrom %s is not before cprmv:validUntil %s", describe(r), from, until)
@@ -75,7 +75,7 @@ func (v *validator) checkRuleCPRMV(r *element) {
 		}
 	}
 	if s, ok := cprmvAttr(r, "extends"); ok && !isCitation(s) {
-		v.add(LayerExecution, "EXEC-013", r, "rule %s has cprmv:extends %q, neither a JuriConnect citation (jci1.3:c:BWBR…&artikel=…) nor an http(s) URL", describe(r), s)
+		v.add(LayerExecution, "EXEC-013", r, "rule %s has cprmv:extends %s, neither a JuriConnect citation (jci1.3:c:BWBR…&artikel=…) nor an http(s) URL", describe(r), excerpt(s))
 	}
 }
 
@@ -84,11 +84,11 @@ func (v *validator) checkCellCPRMV(c *element) {
 		switch {
 		case a.space == dctNamespace && numberedName(a.local, "source"):
 			if !isUUID(a.value) && !isPNAURL(a.value) {
-				v.add(LayerExecution, "EXEC-011", c, "cell %s has dct:%s %q, neither a UUID nor an http(s) URL on pna-web.com", describe(c), a.local, a.value)
+				v.add(LayerExecution, "EXEC-011", c, "cell %s has dct:%s %s, neither a UUID nor an http(s) URL on pna-web.com", describe(c), clipText(a.local, maxIDExcerpt), excerpt(a.value))
 			}
 		case isCPRMV(a.space) && numberedName(a.local, "isBasedOn"):
 			if !isCitation(a.value) {
-				v.add(LayerExecution, "EXEC-012", c, "cell %s has cprmv:%s %q, neither a JuriConnect citation (jci1.3:c:BWBR…&artikel=…) nor an http(s) URL", describe(c), a.local, a.value)
+				v.add(LayerExecution, "EXEC-012", c, "cell %s has cprmv:%s %s, neither a JuriConnect citation (jci1.3:c:BWBR…&artikel=…) nor an http(s) URL", describe(c), clipText(a.local, maxIDExcerpt), excerpt(a.value))
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -40,7 +41,7 @@ func (v *validator) checkDRD() {
 			referenced[id] = true
 		}
 		if m.inputDataByID[id] == nil {
-			v.add(LayerInteraction, "INT-001", r, "requiredInput href %q refers to no inputData", href)
+			v.add(LayerInteraction, "INT-001", r, "requiredInput href %s refers to no inputData", excerpt(href))
 		}
 	}
 	for _, r := range m.dmn["requiredDecision"] {
@@ -53,9 +54,9 @@ func (v *validator) checkDRD() {
 		target := m.decisionByID[id]
 		switch {
 		case target == nil:
-			v.add(LayerInteraction, "INT-002", r, "requiredDecision href %q refers to no decision", href)
+			v.add(LayerInteraction, "INT-002", r, "requiredDecision href %s refers to no decision", excerpt(href))
 		case target == dec:
-			v.add(LayerInteraction, "INT-003", r, "decision %q requires itself", id)
+			v.add(LayerInteraction, "INT-003", r, "decision %s requires itself", quoted(id, maxIDExcerpt))
 		case dec != nil && dec.local == "decision" && r.parent.local == "informationRequirement":
 			requires[dec] = append(requires[dec], target)
 		}
@@ -77,7 +78,7 @@ func (v *validator) checkDRD() {
 		name, _ := in.attr("name")
 		vname, _ := vr.attr("name")
 		if name != vname {
-			v.add(LayerInteraction, "INT-006", in, "inputData name %q differs from its variable name %q", name, vname)
+			v.add(LayerInteraction, "INT-006", in, "inputData name %s differs from its variable name %s", excerpt(name), excerpt(vname))
 		}
 	}
 	v.checkInputExpressionNames()
@@ -135,12 +136,16 @@ func (v *validator) checkCycles(requires map[*element][]*element) {
 	}
 	for _, scc := range sccs {
 		sort.Slice(scc, func(i, j int) bool { return order[scc[i]] < order[scc[j]] })
-		names := make([]string, len(scc))
-		for i, d := range scc {
-			names[i] = describe(d)
+		names := make([]string, 0, min(len(scc), MaxListed))
+		for _, d := range scc[:min(len(scc), MaxListed)] {
+			names = append(names, describe(d))
+		}
+		list := strings.Join(names, ", ")
+		if len(scc) > MaxListed {
+			list += fmt.Sprintf(", … and %d more", len(scc)-MaxListed)
 		}
 		v.add(LayerInteraction, "INT-003", scc[0], "decision %s requires itself through a cycle of required decisions: %s",
-			describe(scc[0]), strings.Join(names, ", "))
+			describe(scc[0]), list)
 	}
 }
 
@@ -155,6 +160,14 @@ var feelWords = func() map[string]bool {
 	return m
 }()
 
+// phraseBudget bounds the work of finding declared phrases (names with
+// spaces or other non-identifier characters) in input expressions: about
+// one byte compared per unit, 32 units per search. Every expression is
+// searched for every phrase, so thousands of each would take minutes; a
+// real model uses a tiny fraction. Past the budget, words of declared
+// phrases simply count as declared.
+const phraseBudget = 20_000_000
+
 // checkInputExpressionNames reports names in input expressions that nothing
 // declares (INT-007).
 func (v *validator) checkInputExpressionNames() {
@@ -165,7 +178,10 @@ func (v *validator) checkInputExpressionNames() {
 		}
 	}
 	local := map[*element]map[string]bool{} // per owner: names its requirements declare
+	localPhrases := map[*element][]string{} // per owner: its declared phrases, after the global ones
 	var phrases []string                    // declared names that are no plain identifiers, computed on first use
+	var words map[string]bool               // the words of all declared phrases, computed past the budget
+	budget := phraseBudget
 	for _, expr := range v.m.dmn["inputExpression"] {
 		text := strings.TrimSpace(textOf(expr))
 		if text == "" {
@@ -183,8 +199,34 @@ func (v *validator) checkInputExpressionNames() {
 		if phrases == nil {
 			phrases = phraseNames(global)
 		}
-		for _, name := range undeclaredNames(text, append(phrases, phraseNames(declared)...), global, declared) {
-			v.add(LayerInteraction, "INT-007", expr, "input expression %q uses %q, which no inputData declares", text, name)
+		ownPhrases, ok := localPhrases[own]
+		if !ok {
+			ownPhrases = append(append([]string(nil), phrases...), phraseNames(declared)...)
+			localPhrases[own] = ownPhrases
+		}
+		var names []string
+		if cost := len(ownPhrases) * (len(text) + 32); cost <= budget {
+			budget -= cost
+			names = undeclaredNames(text, ownPhrases, global, declared)
+		} else {
+			if words == nil {
+				words = phraseWords(v.m, global)
+			}
+			names = undeclaredNames(text, nil, global, declared, words)
+		}
+		if len(names) == 0 {
+			continue
+		}
+		// One issue per name, as the code table says, but at most
+		// MaxListed per expression, each quoting an excerpt of it.
+		quotedText := excerpt(text)
+		for i, name := range names {
+			if i == MaxListed {
+				v.add(LayerInteraction, "INT-007", expr, "input expression %s uses %d further names that no inputData declares: %s",
+					quotedText, len(names)-MaxListed, listNames(names[MaxListed:], MaxListed))
+				break
+			}
+			v.add(LayerInteraction, "INT-007", expr, "input expression %s uses %s, which no inputData declares", quotedText, quoted(name, maxIDExcerpt))
 		}
 	}
 }
@@ -251,6 +293,31 @@ func phraseNames(set map[string]bool) []string {
 		return out[i] < out[j]
 	})
 	return out
+}
+
+// phraseWords returns the identifier words of every declared phrase: of
+// the inputData names and of every name a requirement declares.
+func phraseWords(m *model, global map[string]bool) map[string]bool {
+	words := map[string]bool{}
+	add := func(name string) {
+		if isIdentifier(name) {
+			return
+		}
+		for _, w := range strings.FieldsFunc(name, func(r rune) bool { return r >= 0x80 || !identPart(byte(r)) }) {
+			words[w] = true
+		}
+	}
+	for name := range global {
+		add(name)
+	}
+	for _, tag := range []string{"decision", "output", "variable", "parameter"} {
+		for _, e := range m.dmn[tag] {
+			if name, _ := e.attr("name"); name != "" {
+				add(name)
+			}
+		}
+	}
+	return words
 }
 
 // undeclaredNames extracts the identifiers of a FEEL expression text and

@@ -89,7 +89,7 @@ func (v *validator) checkFEELCells(t *table) {
 		}
 		if _, err := parse("expr", text); err != nil {
 			v.add(LayerBusiness, "BIZ-015", expr, "input expression of input column %d (%s): FEEL syntax error in %s at %s",
-				i+1, columnName(in, expr), clip(text), err)
+				i+1, columnName(in, expr), clip(text), clipText(err.Error(), MaxExcerpt))
 		}
 	}
 	t.tests = make([][]*feel.UnaryTests, len(t.rules))
@@ -104,7 +104,7 @@ func (v *validator) checkFEELCells(t *table) {
 			ut, err := parse("tests", text)
 			if err != nil {
 				v.add(LayerBusiness, "BIZ-015", e, "rule %s, input entry %d%s: FEEL syntax error in %s at %s",
-					ruleName(r, ri), j+1, columnSuffix(t.inputs, j), clip(text), err)
+					ruleName(r, ri), j+1, columnSuffix(t.inputs, j), clip(text), clipText(err.Error(), MaxExcerpt))
 				continue
 			}
 			row[j], _ = ut.(*feel.UnaryTests)
@@ -117,7 +117,7 @@ func (v *validator) checkFEELCells(t *table) {
 			}
 			if _, err := parse("expr", text); err != nil {
 				v.add(LayerBusiness, "BIZ-015", e, "rule %s, output entry %d%s: FEEL syntax error in %s at %s",
-					ruleName(r, ri), j+1, columnSuffix(t.outputs, j), clip(text), err)
+					ruleName(r, ri), j+1, columnSuffix(t.outputs, j), clip(text), clipText(err.Error(), MaxExcerpt))
 			}
 		}
 	}
@@ -144,9 +144,5 @@ func columnSuffix(cols []*element, j int) string {
 
 // clip quotes a cell text for a message, shortened to 80 characters.
 func clip(s string) string {
-	s = strings.TrimSpace(s)
-	if r := []rune(s); len(r) > 80 {
-		s = string(r[:77]) + "..."
-	}
-	return fmt.Sprintf("%q", s)
+	return quoted(strings.TrimSpace(s), 80)
 }

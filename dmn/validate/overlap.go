@@ -589,7 +589,7 @@ func formatString(s string, d domain) string {
 	if d == domBool {
 		return s
 	}
-	return fmt.Sprintf("%q", s)
+	return excerpt(s)
 }
 
 // overlapSearch finds overlapping rule pairs of one table.

@@ -6,7 +6,7 @@ import "strings"
 func (v *validator) checkStructure() bool {
 	root := v.m.root
 	if root.local != "definitions" {
-		v.add(LayerBase, "BASE-ROOT", root, "root element is <%s>, not <definitions>", root.local)
+		v.add(LayerBase, "BASE-ROOT", root, "root element is <%s>, not <definitions>", clipText(root.local, maxIDExcerpt))
 		return false
 	}
 	ok := true
@@ -41,4 +41,12 @@ func acceptedList() string {
 	return strings.Join(parts, ", ")
 }
 
-func quote(s string) string { return `"` + s + `"` }
+// quote puts a name from the input between quotes, shortened to
+// maxIDExcerpt characters (not escaped: names are printed as written).
+func quote(s string) string {
+	head, rest := clipRunes(s, maxIDExcerpt)
+	if rest == 0 {
+		return `"` + s + `"`
+	}
+	return `"` + head + `…" (` + itoa(rest) + " more characters)"
+}

@@ -50,7 +50,7 @@ func (v *validator) checkDecisionTables() {
 
 func (v *validator) checkTable(t *table) {
 	if !hitPolicies[t.hitPolicy] {
-		v.add(LayerBusiness, "BIZ-001", t.el, "hitPolicy %q is not one of UNIQUE, FIRST, ANY, COLLECT, RULE ORDER, OUTPUT ORDER, PRIORITY", t.hitPolicy)
+		v.add(LayerBusiness, "BIZ-001", t.el, "hitPolicy %s is not one of UNIQUE, FIRST, ANY, COLLECT, RULE ORDER, OUTPUT ORDER, PRIORITY", excerpt(t.hitPolicy))
 	}
 	for i, in := range t.inputs {
 		if id, _ := in.attr("id"); blank(id) {
@@ -112,8 +112,8 @@ func (v *validator) checkTypeRef(e *element, codeMissing, codeUnknown, col strin
 	case !ok || blank(typeRef):
 		v.add(LayerBusiness, codeMissing, e, "%s has no typeRef", col)
 	case !v.knownType(e, typeRef):
-		v.add(LayerBusiness, codeUnknown, e, "%s has typeRef %q, which is not a known FEEL type (%s) or an itemDefinition of the model",
-			col, typeRef, knownTypeList)
+		v.add(LayerBusiness, codeUnknown, e, "%s has typeRef %s, which is not a known FEEL type (%s) or an itemDefinition of the model",
+			col, excerpt(typeRef), knownTypeList)
 	}
 }
 

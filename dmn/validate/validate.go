@@ -61,10 +61,11 @@ func Validate(xml []byte) Report { return validate(xml, nil) }
 // validate is Validate with a hook run after parsing, for tests of the
 // internal-failure path.
 func validate(xml []byte, hook func()) (report Report) {
-	v := &validator{hook: hook}
+	v := &validator{hook: hook, issues: map[string]int{}}
 	defer func() {
 		if r := recover(); r != nil {
 			v.report = Report{}
+			clear(v.issues)
 			v.add(LayerBase, "BASE-ERR", nil, "internal validator failure: %v", r)
 			report = v.finish()
 		}
@@ -76,6 +77,9 @@ func validate(xml []byte, hook func()) (report Report) {
 type validator struct {
 	hook   func()
 	report Report
+	// issues counts the findings per code; past MaxIssuesPerCode they are
+	// counted, not listed.
+	issues map[string]int
 	m      *model
 	scopes map[*element]*feel.Scope // FEEL parser scope per top-level element
 }
@@ -84,6 +88,7 @@ func (v *validator) run(src []byte) {
 	root, perr := parseTree(src)
 	if perr != nil {
 		v.report.ParseError = perr.Error()
+		v.issues["BASE-PARSE"]++
 		v.report.Layers.Base.Issues = append(v.report.Layers.Base.Issues, Issue{
 			Severity: Error, Code: "BASE-PARSE", Message: "XML is not well-formed: " + perr.Error(),
 			Line: perr.line, Column: perr.col,
@@ -111,30 +116,43 @@ func (v *validator) finish() Report {
 		if l.Issues == nil {
 			l.Issues = []Issue{}
 		}
-		for _, is := range l.Issues {
-			switch is.Severity {
-			case Error:
-				r.Summary.Errors++
-			case Warning:
-				r.Summary.Warnings++
-			case Info:
-				r.Summary.Infos++
-			}
+	}
+	// Summary counts every finding, the unlisted ones too; the note that
+	// says how many of a code are unlisted is no finding of its own.
+	for _, c := range codeTable {
+		n := v.issues[c.Code]
+		switch c.Severity {
+		case Error:
+			r.Summary.Errors += n
+		case Warning:
+			r.Summary.Warnings += n
+		case Info:
+			r.Summary.Infos += n
+		}
+		if n > MaxIssuesPerCode {
+			l := r.Layers.Get(c.Layer)
+			l.Issues = append(l.Issues, Issue{Severity: c.Severity, Code: c.Code,
+				Message: fmt.Sprintf("%d further %s issues are not listed (a report lists at most %d per code)", n-MaxIssuesPerCode, c.Code, MaxIssuesPerCode)})
 		}
 	}
 	r.Valid = r.ParseError == "" && r.Summary.Errors == 0
 	return r
 }
 
-// add records an issue with code's severity at element e (nil: the whole document).
+// add records an issue with code's severity at element e (nil: the whole
+// document). Past MaxIssuesPerCode issues of the code it only counts.
 func (v *validator) add(layer LayerKey, code string, e *element, format string, args ...any) {
 	c, ok := codeIndex[code]
 	if !ok || c.Layer != layer {
 		panic("validate: code " + code + " is not in layer " + string(layer))
 	}
-	is := Issue{Severity: c.Severity, Code: code, Message: fmt.Sprintf(format, args...)}
+	v.issues[code]++
+	if v.issues[code] > MaxIssuesPerCode {
+		return
+	}
+	is := Issue{Severity: c.Severity, Code: code, Message: clipBytes(fmt.Sprintf(format, args...), maxMessageBytes)}
 	if e != nil {
-		is.Location = location(e)
+		is.Location = clipBytes(location(e), maxMessageBytes)
 		is.Line, is.Column = e.line, e.col
 	}
 	l := v.report.Layers.Get(layer)
@@ -265,10 +283,10 @@ func location(e *element) string {
 // tag renders an element as <local id="…">, falling back to name, then to the bare tag.
 func tag(e *element) string {
 	if id, ok := e.attr("id"); ok && id != "" {
-		return fmt.Sprintf("<%s id=%q>", e.local, id)
+		return fmt.Sprintf("<%s id=%s>", e.local, quoted(id, maxIDExcerpt))
 	}
 	if name, ok := e.attr("name"); ok && name != "" {
-		return fmt.Sprintf("<%s name=%q>", e.local, name)
+		return fmt.Sprintf("<%s name=%s>", e.local, quoted(name, maxIDExcerpt))
 	}
 	return "<" + e.local + ">"
 }
@@ -276,7 +294,7 @@ func tag(e *element) string {
 // describe names an element in a message: its id in quotes, or its tag and position.
 func describe(e *element) string {
 	if id, ok := e.attr("id"); ok && id != "" {
-		return fmt.Sprintf("%q", id)
+		return quoted(id, maxIDExcerpt)
 	}
 	return fmt.Sprintf("at line %d, column %d", e.line, e.col)
 }

@@ -118,7 +118,7 @@ func parseTree(src []byte) (*element, *parseError) {
 func charsetReader(label string, input io.Reader) (io.Reader, error) {
 	enc, err := ianaindex.IANA.Encoding(label)
 	if err != nil || enc == nil {
-		return nil, fmt.Errorf("unsupported encoding %q", label)
+		return nil, fmt.Errorf("unsupported encoding %s", quoted(label, maxIDExcerpt))
 	}
 	return enc.NewDecoder().Reader(input), nil
 }
@@ -135,7 +135,8 @@ type treeBuilder struct {
 func (b *treeBuilder) fail(line, col int, format string, args ...any) *parseError {
 	// encoding/xml reports column 0 after stepping back over a newline.
 	col = max(col, 1)
-	return &parseError{line: line, col: col, msg: fmt.Sprintf(format, args...)}
+	// The message may quote names from the input: bounded like any message.
+	return &parseError{line: line, col: col, msg: clipBytes(fmt.Sprintf(format, args...), maxMessageBytes)}
 }
 
 func (b *treeBuilder) run() (*element, *parseError) {

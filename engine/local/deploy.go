@@ -87,7 +87,33 @@ func (e *Engine) Deploy(ctx context.Context, nd engine.NewDeployment) (engine.De
 			toDeploy = changed
 		}
 	}
-	dep := &deployment{dep: engine.Deployment{ID: newUUID(), Name: nd.Name, Source: nd.Source, TenantID: nd.TenantID, Time: e.now()}}
+	size := int64(len(nd.Name) + len(nd.Source) + len(nd.TenantID))
+	incoming := map[tenantKey]bool{} // keys this deployment makes a new latest version of
+	for i, r := range nd.Resources {
+		if !contains(toDeploy, r.Name) {
+			continue
+		}
+		size += cost(r)
+		if c := compiled[i]; c != nil {
+			for _, p := range c.order {
+				incoming[tenantKey{nd.TenantID, p.id}] = true
+			}
+		}
+	}
+	var previous []*deployment
+	if nd.ReplacePrevious {
+		for _, d := range e.sameName(nd.Name, nd.TenantID) {
+			// With DeployChangedOnly the new deployment lacks the
+			// unchanged resources: only what it carries whole is replaced.
+			if !nd.DeployChangedOnly || coversAll(toDeploy, d.resources) {
+				previous = append(previous, d)
+			}
+		}
+	}
+	if err := e.makeRoom(size, previous, incoming); err != nil {
+		return engine.Deployment{}, err
+	}
+	dep := &deployment{dep: engine.Deployment{ID: newUUID(), Name: nd.Name, Source: nd.Source, TenantID: nd.TenantID, Time: e.now()}, size: size}
 	out := dep.dep
 	for i, r := range nd.Resources {
 		if !contains(toDeploy, r.Name) {
@@ -99,12 +125,12 @@ func (e *Engine) Deploy(ctx context.Context, nd engine.NewDeployment) (engine.De
 			continue
 		}
 		e.models[c.sum] = c
-		drdID, drdKey := "", ""
+		drdID, drdKey, drdVersion := "", "", 0
 		if len(c.order) > 1 {
 			tk := tenantKey{nd.TenantID, c.drdKey}
 			e.drdVersions[tk]++
 			v := e.drdVersions[tk]
-			drdID, drdKey = definitionID(c.drdKey, v), c.drdKey
+			drdID, drdKey, drdVersion = definitionID(c.drdKey, v), c.drdKey, v
 			out.DeployedDecisionRequirementsDefinitions = append(out.DeployedDecisionRequirementsDefinitions, engine.DecisionRequirementsDefinition{
 				ID: drdID, Key: drdKey, Category: c.defs.Namespace, Name: c.defs.Name, Version: v,
 				Resource: r.Name, DeploymentID: dep.dep.ID, TenantID: nd.TenantID})
@@ -113,11 +139,12 @@ func (e *Engine) Deploy(ctx context.Context, nd engine.NewDeployment) (engine.De
 			tk := tenantKey{nd.TenantID, p.id}
 			e.versions[tk]++
 			v := e.versions[tk]
-			d := &definition{res: c, plan: p, def: engine.DecisionDefinition{ID: definitionID(p.id, v), Key: p.id, Category: c.defs.Namespace,
+			d := &definition{res: c, plan: p, drdVersion: drdVersion, def: engine.DecisionDefinition{ID: definitionID(p.id, v), Key: p.id, Category: c.defs.Namespace,
 				Name: p.name, Version: v, Resource: r.Name, DeploymentID: dep.dep.ID,
 				DecisionRequirementsDefinitionID: drdID, DecisionRequirementsDefinitionKey: drdKey,
 				TenantID: nd.TenantID, VersionTag: p.versionTag, HistoryTimeToLive: p.historyTTL}}
 			e.defs = append(e.defs, d)
+			dep.defs = append(dep.defs, d)
 			e.defByID[d.def.ID] = d
 			e.latest[tk] = d
 			out.DeployedDecisionDefinitions = append(out.DeployedDecisionDefinitions, d.def)
@@ -125,6 +152,10 @@ func (e *Engine) Deploy(ctx context.Context, nd engine.NewDeployment) (engine.De
 	}
 	e.deployments = append(e.deployments, dep)
 	e.depByID[dep.dep.ID] = dep
+	e.bytes += size
+	if len(previous) > 0 {
+		e.remove(previous)
+	}
 	return out, nil
 }
 
@@ -148,6 +179,16 @@ func (e *Engine) changedResources(nd engine.NewDeployment) (prev *deployment, ch
 		}
 	}
 	return prev, changed
+}
+
+// coversAll reports whether rs has a resource of every name of old.
+func coversAll(rs, old []engine.Resource) bool {
+	for _, r := range old {
+		if !contains(rs, r.Name) {
+			return false
+		}
+	}
+	return true
 }
 
 func contains(rs []engine.Resource, name string) bool {

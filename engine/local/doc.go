@@ -38,6 +38,26 @@
 // an *engine.DeploymentError carrying resource, line and column (for
 // malformed XML the line only, as engine/rest's tests still expect).
 //
+// # Bounded state
+//
+// The engine holds at most Options.MaxBytes of deployments (default
+// 64 MiB, estimated as name and resource bytes, DMN counted DMNCostFactor = 5
+// times for its compiled model: the three local-pass models are 91 KB of
+// XML and take 430 KB of heap) in at most Options.MaxDeployments
+// deployments (default 10,000). A deployment that would pass a ceiling
+// first drops superseded deployments, oldest first: those whose every
+// decision definition has a newer version (or gets one from this
+// deployment). Latest versions are never dropped, so whatever is evaluated
+// by key keeps working; when only they are left the deployment fails with
+// *engine.StorageFullError (engine/rest answers 507) and nothing of it is
+// kept. A deployment with engine.NewDeployment.ReplacePrevious deletes the
+// earlier deployments of its name and tenant once it is made (the
+// explorer's DRD exports use it, with duplicate filtering, so exporting a
+// chain again does not add up). Dropping a deployment drops its decision
+// definitions and, when no other deployment uses them, its compiled
+// models; a key with no definitions left starts again at version 1, as in
+// Operaton.
+//
 // Evaluation is dmn's Operaton mode (or DMN mode with Options.Standard)
 // in one call: dmn evaluates the required decisions, merges their result
 // lists, builds the result rows by hit policy and reports failures as

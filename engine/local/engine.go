@@ -12,6 +12,12 @@ import (
 // DefaultVersion is what Version reports unless Options.Version is set.
 const DefaultVersion = "regelkit-embedded"
 
+// Defaults of the engine's ceilings (Options.MaxBytes, MaxDeployments).
+const (
+	DefaultMaxBytes       = 64 << 20
+	DefaultMaxDeployments = 10_000
+)
+
 // Options configure an Engine.
 type Options struct {
 	// Standard evaluates with the DMN specification's semantics: the
@@ -26,6 +32,16 @@ type Options struct {
 	Now func() time.Time
 	// Version is what Version reports; "" means DefaultVersion.
 	Version string
+	// MaxBytes bounds the memory the deployments take, estimated as the
+	// bytes of their names and resources, DMN resources counted
+	// DMNCostFactor times (for their compiled models). A deployment that would take it
+	// past the bound first drops superseded deployments, oldest first;
+	// when that is not enough it fails with *engine.StorageFullError.
+	// 0: DefaultMaxBytes; negative: no bound.
+	MaxBytes int64
+	// MaxDeployments bounds the number of deployments held, in the same
+	// way. 0: DefaultMaxDeployments; negative: no bound.
+	MaxDeployments int
 }
 
 // Engine is the embedded decision engine. It implements engine.Engine
@@ -43,8 +59,10 @@ type Engine struct {
 	versions    map[tenantKey]int // decision definitions: highest version per tenant and key
 	drdVersions map[tenantKey]int
 	// compiled models by resource content, so that a model deployed again
-	// (a new version with the same XML) is not compiled again
+	// (a new version with the same XML) is not compiled again; only
+	// models of deployments still held are kept
 	models map[[sha256.Size]byte]*compiledResource
+	bytes  int64 // cost of the deployments held (see cost)
 }
 
 type tenantKey struct{ tenant, key string }
@@ -52,12 +70,15 @@ type tenantKey struct{ tenant, key string }
 type deployment struct {
 	dep       engine.Deployment // without the Deployed… lists
 	resources []engine.Resource
+	size      int64         // cost of its resources
+	defs      []*definition // the decision definitions it created
 }
 
 type definition struct {
-	def  engine.DecisionDefinition
-	res  *compiledResource
-	plan *decisionPlan
+	def        engine.DecisionDefinition
+	res        *compiledResource
+	plan       *decisionPlan
+	drdVersion int // version of its decision requirements definition; 0 when none
 }
 
 // New returns an empty engine.

@@ -63,7 +63,8 @@ type handler struct {
 // id, 400 InvalidRequestException for a bad variable or parameter, 400
 // ParseException (with line and column) for a model that does not parse,
 // 413 for an oversized body, 500 RestException "Cannot evaluate decision
-// …" for an evaluation failure. Errors are {"type", "message"}.
+// …" for an evaluation failure, 507 StorageFullException for a deployment
+// the engine has no room for (engine.StorageFullError). Errors are {"type", "message"}.
 func NewHandler(e engine.Engine, opts Options) http.Handler {
 	if opts.BasePath == "" {
 		opts.BasePath = DefaultBasePath
@@ -173,8 +174,13 @@ func errorFor(err error, prefix string) (int, errorBody) {
 		ve  *engine.VariableError
 		eve *engine.EvaluationError
 		mbe *http.MaxBytesError
+		sfe *engine.StorageFullError
 	)
 	switch {
+	case errors.As(err, &sfe):
+		// Not the client's fault and no failure either: the engine holds
+		// what it is configured to hold (Operaton has no such answer).
+		return http.StatusInsufficientStorage, errorBody{Type: "StorageFullException", Message: msg}
 	case errors.As(err, &de):
 		return http.StatusBadRequest, parseException(de)
 	case errors.As(err, &ee):

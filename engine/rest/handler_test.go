@@ -459,3 +459,30 @@ func TestEngineFailures(t *testing.T) {
 		t.Errorf("status %d, log %q", resp.StatusCode, logs.String())
 	}
 }
+
+// TestStorageFull: a deployment the embedded engine has no room for is
+// 507 StorageFullException naming the ceiling, and nothing is deployed.
+func TestStorageFull(t *testing.T) {
+	model := func(key string) string {
+		return `<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" id="d_` + key + `" name="n" namespace="urn:t"><decision id="` + key + `" name="` + key + `"><variable name="out"/><literalExpression><text>1</text></literalExpression></decision></definitions>`
+	}
+	// deployment name and five times the XML, per deployment
+	max := int64(1+5*len(model("A"))) + int64(1+5*len(model("B")))
+	s := &server{t: t, srv: httptest.NewServer(NewHandler(local.New(local.Options{MaxBytes: max}), Options{}))}
+	t.Cleanup(s.srv.Close)
+	for _, key := range []string{"A", "B"} {
+		body, ct := multipartBody(t, part{"deployment-name", "", key}, part{"data", key + ".dmn", model(key)})
+		if status, v := s.do("POST", "/engine-rest/deployment/create", ct, body); status != http.StatusOK {
+			t.Fatalf("deploy %s: %d %v", key, status, v)
+		}
+	}
+	body, ct := multipartBody(t, part{"deployment-name", "", "C"}, part{"data", "C.dmn", model("C")})
+	status, v := s.do("POST", "/engine-rest/deployment/create", ct, body)
+	want := fmt.Sprintf(`{"message":"storage full: with this deployment the engine would hold an estimated %d bytes, over its ceiling of %d (MaxBytes); delete or replace deployments","type":"StorageFullException"}`, max+int64(1+5*len(model("C"))), max)
+	if got := jsonString(t, v); status != http.StatusInsufficientStorage || got != want {
+		t.Fatalf("third deployment: %d %s\nwant 507 %s", status, got, want)
+	}
+	if status, v := s.do("GET", "/engine-rest/deployment/count", "", nil); status != http.StatusOK || jsonString(t, v) != `{"count":2}` {
+		t.Errorf("count after the refusal: %d %s", status, jsonString(t, v))
+	}
+}

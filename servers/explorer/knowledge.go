@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -51,12 +52,12 @@ func newKnowledgeGraph(ctx context.Context, cfg *config) (*knowledgeGraph, error
 	if cfg.EmbeddedStore {
 		kg.store = memstore.New()
 		for _, path := range examples.KnowledgeGraph {
-			f, err := examples.FS.Open(path)
+			// The graph's engine links point at this server, on any port.
+			data, err := examples.KnowledgeGraphFile(path, cfg.PublicBaseURL)
 			if err != nil {
 				return nil, err
 			}
-			err = kg.store.Load(ctx, f, graph.Turtle, memstore.WithBase("https://data.regelkit.example/"))
-			f.Close()
+			err = kg.store.Load(ctx, bytes.NewReader(data), graph.Turtle, memstore.WithBase("https://data.regelkit.example/"))
 			if err != nil {
 				return nil, fmt.Errorf("loading example knowledge graph %s: %w", path, err)
 			}

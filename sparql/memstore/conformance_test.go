@@ -20,8 +20,9 @@ import (
 )
 
 // The W3C SPARQL test suites, read from ../shared/testsuites/rdf-tests
-// (or $REGELKIT_RDF_TESTS). Each suite prints one summary line and must
-// not fall below the floor in testdata/conformance-floors.txt.
+// (or $REGELKIT_RDF_TESTS). Each suite prints one summary line, and every
+// test listed in its floor file, testdata/floors/<suite>.txt, must pass
+// (see floors_test.go).
 
 const (
 	mfNS = "http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#"
@@ -123,45 +124,11 @@ func collect(t *testing.T, path string, out *[]testCase) {
 	}
 }
 
-type suiteResult struct {
-	passed, failed int
-	failures       map[string][]string
-}
-
-func (r *suiteResult) record(tc testCase, err error) {
-	if err == nil {
-		r.passed++
-		return
-	}
-	r.failed++
-	if r.failures == nil {
-		r.failures = map[string][]string{}
-	}
-	r.failures[tc.category] = append(r.failures[tc.category], fmt.Sprintf("%s: %v", tc.name, err))
-}
-
-func readFloors(t *testing.T) map[string]int {
-	data, err := os.ReadFile(filepath.Join("testdata", "conformance-floors.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	floors := map[string]int{}
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 2 && !strings.HasPrefix(line, "#") {
-			n, _ := strconv.Atoi(f[1])
-			floors[f[0]] = n
-		}
-	}
-	return floors
-}
-
 func TestW3CConformance(t *testing.T) {
 	root := suiteRoot(t)
 	if _, err := os.Stat(filepath.Join(root, "sparql")); err != nil {
 		t.Skipf("W3C rdf-tests not found at %s (set REGELKIT_RDF_TESTS): %v", root, err)
 	}
-	floors := readFloors(t)
 	s11 := filepath.Join(root, "sparql", "sparql11")
 	s10 := filepath.Join(root, "sparql", "sparql10")
 	var q11, u11, r11, q10, syn10 []testCase
@@ -171,10 +138,10 @@ func TestW3CConformance(t *testing.T) {
 	collect(t, filepath.Join(s10, "manifest-evaluation.ttl"), &q10)
 	collect(t, filepath.Join(s10, "manifest-syntax.ttl"), &syn10)
 
-	results := map[string]*suiteResult{}
-	get := func(name string) *suiteResult {
+	results := map[string]*suiteOutcome{}
+	get := func(name string) *suiteOutcome {
 		if results[name] == nil {
-			results[name] = &suiteResult{}
+			results[name] = newSuiteOutcome(name)
 		}
 		return results[name]
 	}
@@ -207,7 +174,7 @@ func TestW3CConformance(t *testing.T) {
 		if tc.category == "json-res" || tc.category == "csv-tsv-res" {
 			suite = "sparql11-results"
 		}
-		get(suite).record(tc, err)
+		get(suite).record(t, caseID(root, tc), err)
 	}
 	names := make([]string, 0, len(results))
 	for n := range results {
@@ -215,21 +182,7 @@ func TestW3CConformance(t *testing.T) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		r := results[n]
-		fmt.Printf("%s: %d passed, %d failed\n", n, r.passed, r.failed)
-		cats := make([]string, 0, len(r.failures))
-		for c := range r.failures {
-			cats = append(cats, c)
-		}
-		sort.Strings(cats)
-		for _, c := range cats {
-			for _, f := range r.failures[c] {
-				t.Logf("  %s FAIL [%s] %s", n, c, f)
-			}
-		}
-		if floor, ok := floors[n]; ok && r.passed < floor {
-			t.Errorf("%s: %d passed, below the floor of %d", n, r.passed, floor)
-		}
+		results[n].check(t)
 	}
 }
 

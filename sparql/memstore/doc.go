@@ -1,8 +1,9 @@
 // Package memstore is regelkit's in-memory SPARQL 1.1 store: an RDF
 // dataset (default graph plus named graphs) with a query and update
 // engine, usable in-process through sparql.Endpoint and over HTTP through
-// a SPARQL 1.1 Protocol handler. It lets every server run on embedded
-// defaults and every test run against a real SPARQL engine.
+// a handler for the SPARQL 1.1 Protocol, the Graph Store HTTP Protocol and
+// the service description. It lets every server run on embedded defaults
+// and every test run against a real SPARQL engine.
 //
 //	s := memstore.New()
 //	err := s.Load(ctx, file, graph.Turtle)
@@ -55,9 +56,11 @@
 // # Conformance
 //
 // TestW3CConformance runs the W3C suites from ../shared/testsuites/rdf-tests
-// ($REGELKIT_RDF_TESTS overrides) and prints one line per suite; floors are
-// in testdata/conformance-floors.txt. See the report of the SPARQL issue
-// for the current counts and the failures by category.
+// ($REGELKIT_RDF_TESTS overrides) and prints one line per suite;
+// TestW3CProtocol runs the protocol, graph store protocol and service
+// description suites as HTTP exchanges with the handler. Each suite's
+// floor, testdata/floors/<suite>.txt, lists the ids of the tests that must
+// pass; -update-floors adds newly passing ones.
 //
 // # Performance
 //

@@ -9,21 +9,32 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/regelkit/regelkit/sparql"
 	"github.com/regelkit/regelkit/sparql/graph"
+	"github.com/regelkit/regelkit/sparql/memstore/internal/algebra"
 )
 
 // HandlerOptions configure the SPARQL 1.1 Protocol handler.
 type HandlerOptions struct {
-	// ReadOnly refuses updates with 403 Forbidden.
+	// ReadOnly refuses updates and Graph Store writes (PUT, POST of RDF,
+	// DELETE) with 403 Forbidden.
 	ReadOnly bool
 	// Timeout bounds each query or update; zero means 60 seconds.
 	Timeout time.Duration
 	// MaxBodyBytes bounds a request body; zero means 10 MB.
 	MaxBodyBytes int64
+	// MountPath is the URL path the handler is served at, e.g. "/sparql".
+	// When set, a request for a path below it (/sparql/people/1) names the
+	// graph whose IRI is the request URL, the Graph Store Protocol's
+	// direct graph identification, and graphs created by POST get IRIs
+	// there; the caller must route those paths to the handler. Empty:
+	// graphs are named only by ?graph= and ?default.
+	MountPath string
 	// Logger receives one line per failed request; nil discards.
 	Logger *slog.Logger
 }
@@ -32,7 +43,14 @@ type HandlerOptions struct {
 // 1.1 Protocol: queries by GET (?query=) or POST (form or
 // application/sparql-query), updates by POST (form or
 // application/sparql-update). Results are JSON, XML, CSV or TSV and graphs
-// Turtle, N-Triples or JSON-LD, chosen by the Accept header.
+// Turtle, N-Triples, JSON-LD or RDF/XML, chosen by the Accept header.
+//
+// The same handler serves the SPARQL 1.1 Graph Store HTTP Protocol on
+// ?default and ?graph=<iri> (and below MountPath): GET and HEAD read a
+// graph, PUT replaces it, POST merges into it and DELETE drops it; a POST
+// of RDF to the endpoint itself creates a new graph (201 and Location).
+// A GET of the endpoint without parameters returns its service
+// description (RDF).
 func (s *Store) Handler(opts HandlerOptions) http.Handler {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 60 * time.Second
@@ -40,6 +58,7 @@ func (s *Store) Handler(opts HandlerOptions) http.Handler {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 10 << 20
 	}
+	opts.MountPath = strings.TrimSuffix(opts.MountPath, "/")
 	return &handler{s: s, opts: opts}
 }
 
@@ -49,7 +68,7 @@ type handler struct {
 }
 
 var resultOffers = []string{sparql.MediaResultsJSON, sparql.MediaResultsXML, sparql.MediaCSV, sparql.MediaTSV, "application/json", "application/xml"}
-var graphOffers = []string{sparql.MediaTurtle, sparql.MediaNTriples, sparql.MediaJSONLD, "application/n-quads", "application/trig", "text/plain"}
+var graphOffers = []string{sparql.MediaTurtle, sparql.MediaNTriples, sparql.MediaJSONLD, "application/rdf+xml", "application/n-quads", "application/trig", "text/plain"}
 
 func (h *handler) fail(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	if h.opts.Logger != nil {
@@ -60,38 +79,97 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, status int, msg s
 	io.WriteString(w, msg+"\n")
 }
 
+// failErr answers a failed query or update. An internal failure (500)
+// keeps its cause out of the body, which strangers read; the log has it.
+func (h *handler) failErr(w http.ResponseWriter, r *http.Request, err error) {
+	status := statusOf(err)
+	if status == http.StatusInternalServerError {
+		if h.opts.Logger != nil {
+			h.opts.Logger.Error("sparql evaluation failed", "method", r.Method, "error", err)
+		}
+		h.fail(w, r, status, "internal error while evaluating the request")
+		return
+	}
+	h.fail(w, r, status, err.Error())
+}
+
+// requestURL is the URL the client used, without query: the base IRI of
+// queries and updates, the endpoint of the service description and the
+// IRI of directly identified graphs.
+func requestURL(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host + r.URL.EscapedPath()
+}
+
+// endpointURL is requestURL for a request at the endpoint itself, whose
+// path may carry a trailing slash.
+func (h *handler) endpointURL(r *http.Request) string {
+	return strings.TrimSuffix(requestURL(r), "/")
+}
+
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	params := r.URL.Query()
+	if target, ok, msg := h.graphTarget(r, params); msg != "" {
+		h.fail(w, r, http.StatusBadRequest, msg)
+		return
+	} else if ok {
+		h.serveGraph(w, r, target)
+		return
+	}
 	var query, update string
-	var params url.Values
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
-		params = r.URL.Query()
-		query = params.Get("query")
 		if params.Has("update") {
 			h.fail(w, r, http.StatusBadRequest, "updates must be sent with POST")
 			return
 		}
+		if len(params["query"]) > 1 {
+			h.fail(w, r, http.StatusBadRequest, "send one query parameter, not several")
+			return
+		}
+		query = params.Get("query")
 		if query == "" {
+			if len(params) == 0 {
+				h.serviceDescription(w, r)
+				return
+			}
 			h.fail(w, r, http.StatusBadRequest, "missing query parameter")
 			return
 		}
 	case http.MethodPost:
-		ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		ct, ctParams, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if err != nil {
-			h.fail(w, r, http.StatusUnsupportedMediaType, "missing or invalid Content-Type")
+			h.fail(w, r, http.StatusUnsupportedMediaType, "missing or invalid Content-Type; use application/sparql-query, application/sparql-update or a form")
 			return
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
-		if err != nil {
-			var tooBig *http.MaxBytesError
-			if errors.As(err, &tooBig) {
-				h.fail(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", h.opts.MaxBodyBytes))
+		if ct != sparql.MediaQuery && ct != sparql.MediaUpdate && ct != sparql.MediaForm {
+			if _, ok := rdfPayloadFormat(ct); ok {
+				// an RDF document posted to the endpoint: a new graph
+				h.serveGraph(w, r, graphTarget{})
 				return
 			}
-			h.fail(w, r, http.StatusBadRequest, "reading the request body failed")
+			h.fail(w, r, http.StatusUnsupportedMediaType, "unsupported Content-Type "+excerpt(ct)+"; use application/sparql-query, application/sparql-update or a form")
 			return
 		}
-		params = r.URL.Query()
+		if cs, ok := ctParams["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
+			h.fail(w, r, http.StatusUnsupportedMediaType, "unsupported charset "+excerpt(cs)+"; SPARQL requests are UTF-8")
+			return
+		}
+		if ct == sparql.MediaUpdate && h.opts.ReadOnly {
+			h.fail(w, r, http.StatusForbidden, "this endpoint is read-only: updates are refused")
+			return
+		}
+		body, ok := h.readBody(w, r)
+		if !ok {
+			return
+		}
+		if !utf8.Valid(body) {
+			h.fail(w, r, http.StatusBadRequest, "the request body is not UTF-8")
+			return
+		}
 		switch ct {
 		case sparql.MediaQuery:
 			query = string(body)
@@ -103,41 +181,50 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				h.fail(w, r, http.StatusBadRequest, "malformed form body")
 				return
 			}
+			if len(form["query"]) > 1 || len(form["update"]) > 1 {
+				h.fail(w, r, http.StatusBadRequest, "send one query or update, not several")
+				return
+			}
 			for k, v := range form {
 				params[k] = append(params[k], v...)
 			}
 			query, update = form.Get("query"), form.Get("update")
-		default:
-			h.fail(w, r, http.StatusUnsupportedMediaType, "unsupported Content-Type "+ct+"; use application/sparql-query, application/sparql-update or a form")
-			return
 		}
 		if (query == "") == (update == "") {
 			h.fail(w, r, http.StatusBadRequest, "send exactly one of query or update")
 			return
 		}
 	default:
+		// PUT and DELETE are for graphs (?default, ?graph=), not the endpoint
 		w.Header().Set("Allow", "GET, HEAD, POST")
-		h.fail(w, r, http.StatusMethodNotAllowed, "method not allowed")
+		h.fail(w, r, http.StatusMethodNotAllowed, r.Method+" is not allowed on the endpoint; PUT and DELETE name a graph with ?default or ?graph=<iri>")
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.opts.Timeout)
 	defer cancel()
+	base := h.endpointURL(r)
 	if update != "" {
 		if h.opts.ReadOnly {
 			h.fail(w, r, http.StatusForbidden, "this endpoint is read-only: updates are refused")
 			return
 		}
-		err := h.s.UpdateWith(ctx, update, UpdateOptions{UsingGraphs: params["using-graph-uri"], UsingNamedGraphs: params["using-named-graph-uri"]})
-		if err != nil {
-			h.fail(w, r, statusOf(err), err.Error())
+		opts := UpdateOptions{Base: base, UsingGraphs: params["using-graph-uri"], UsingNamedGraphs: params["using-named-graph-uri"]}
+		if opts.UsingGraphs != nil || opts.UsingNamedGraphs != nil {
+			if msg := usingConflict(update, base); msg != "" {
+				h.fail(w, r, http.StatusBadRequest, msg)
+				return
+			}
+		}
+		if err := h.s.UpdateWith(ctx, update, opts); err != nil {
+			h.failErr(w, r, err)
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	res, err := h.s.QueryWith(ctx, query, QueryOptions{DefaultGraphs: params["default-graph-uri"], NamedGraphs: params["named-graph-uri"]})
+	res, err := h.s.QueryWith(ctx, query, QueryOptions{Base: base, DefaultGraphs: params["default-graph-uri"], NamedGraphs: params["named-graph-uri"]})
 	if err != nil {
-		h.fail(w, r, statusOf(err), err.Error())
+		h.failErr(w, r, err)
 		return
 	}
 	accept := r.Header.Get("Accept")
@@ -145,7 +232,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		accept = formatAlias(f)
 	}
 	if res.Graph != nil {
-		h.writeGraph(w, r, accept, res.Graph)
+		h.writeGraph(w, r, accept, res.Graph, false)
 		return
 	}
 	mt := sparql.Negotiate(accept, resultOffers)
@@ -172,6 +259,46 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// readBody reads the request body within MaxBodyBytes; on failure it has
+// answered the request.
+func (h *handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			h.fail(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", h.opts.MaxBodyBytes))
+			return nil, false
+		}
+		h.fail(w, r, http.StatusBadRequest, "reading the request body failed")
+		return nil, false
+	}
+	return body, true
+}
+
+// usingConflict reports an update that names its dataset (USING, USING
+// NAMED or WITH) although the request does too (using-graph-uri,
+// using-named-graph-uri), which the protocol (§2.2.3) makes an error.
+func usingConflict(update, base string) string {
+	u, err := algebra.ParseUpdate(update, algebra.Options{Base: base})
+	if err != nil {
+		return "" // UpdateWith reports the syntax error
+	}
+	for i, op := range u.Ops {
+		if m, ok := op.(*algebra.Modify); ok && (m.HasUsing || m.With != "") {
+			return fmt.Sprintf("operation %d of the update has USING or WITH, which conflicts with the using-graph-uri and using-named-graph-uri parameters", i+1)
+		}
+	}
+	return ""
+}
+
+// excerpt quotes at most 100 bytes of a caller's value.
+func excerpt(s string) string {
+	if len(s) > 100 {
+		s = s[:100] + "..."
+	}
+	return strconv.Quote(s)
+}
+
 func formatAlias(f string) string {
 	switch strings.ToLower(f) {
 	case "json":
@@ -192,14 +319,20 @@ func formatAlias(f string) string {
 	return f
 }
 
-func (h *handler) writeGraph(w http.ResponseWriter, r *http.Request, accept string, g *graph.Graph) {
+// writeGraph writes g in the format the Accept header asks for. When
+// strict, an Accept header that admits no graph format gets 406;
+// otherwise Turtle.
+func (h *handler) writeGraph(w http.ResponseWriter, r *http.Request, accept string, g *graph.Graph, strict bool) {
 	mt := sparql.Negotiate(accept, graphOffers)
-	if mt == "" || mt == "text/plain" {
-		if mt == "" {
-			mt = sparql.MediaTurtle
-		} else {
-			mt = sparql.MediaNTriples
+	switch mt {
+	case "":
+		if strict {
+			h.fail(w, r, http.StatusNotAcceptable, "no acceptable graph format; offered: "+strings.Join(graphOffers[:4], ", "))
+			return
 		}
+		mt = sparql.MediaTurtle
+	case "text/plain":
+		mt = sparql.MediaNTriples
 	}
 	f, ok := graph.FormatFor(mt)
 	if !ok {
@@ -212,10 +345,19 @@ func (h *handler) writeGraph(w http.ResponseWriter, r *http.Request, accept stri
 	}
 }
 
+// statusOf maps an evaluation error to its HTTP status. A budget error
+// (any error with a LimitExceeded method, the shared limits contract) is
+// 503 for Timeout and 400 for the other limits.
 func statusOf(err error) int {
 	var syn *SyntaxError
 	var upd *UpdateError
+	var limit interface{ LimitExceeded() string }
 	switch {
+	case errors.As(err, &limit):
+		if limit.LimitExceeded() == "Timeout" {
+			return http.StatusServiceUnavailable
+		}
+		return http.StatusBadRequest
 	case errors.As(err, &syn), errors.As(err, &upd), errors.Is(err, ErrLoadUnsupported):
 		return http.StatusBadRequest
 	case errors.Is(err, context.DeadlineExceeded):

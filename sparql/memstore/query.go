@@ -116,6 +116,7 @@ func (s *Store) newExec(ctx context.Context, sn *snapshot, from, fromNamed []str
 // otherwise.
 func (x *exec) setDataset(from, fromNamed []string) {
 	x.namedSet = map[uint32]bool{}
+	x.named = nil // USING NAMED replaces the dataset newExec set
 	if len(from) == 0 && len(fromNamed) == 0 {
 		x.defaults = active{x.sn.graphs[0]}
 		x.named = x.sn.namedGraphs()

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gorilla/mux"
 
@@ -26,6 +27,9 @@ const (
 	CodeQueryError     = "QUERY_ERROR"
 	CodeExecutionError = "EXECUTION_ERROR"
 	CodeDiscoveryError = "DISCOVERY_ERROR"
+	// CodeStorageFull (507) is an export the decision engine has no room
+	// for (engine.StorageFullError): the request is fine, the engine full.
+	CodeStorageFull = "STORAGE_FULL"
 )
 
 // Deps are the endpoints' dependencies.
@@ -50,10 +54,20 @@ type handlers struct {
 
 	// encoded keeps the JSON of the latest listing per endpoint: a cached
 	// listing of 10,000 models is ~10 MB of JSON, and encoding it again
-	// for every cache hit cost most of the cached call's time.
-	mu      sync.Mutex
-	encoded map[string]encodedListing
+	// for every cache hit cost most of the cached call's time. Callers
+	// name endpoints freely: at most maxEncodedListings entries and
+	// maxEncodedBytes of JSON are kept.
+	mu           sync.Mutex
+	encoded      map[string]encodedListing
+	encodedBytes int
 }
+
+// Bounds of the encoded-listing cache: as many listings as the catalog
+// keeps by default, and a total size.
+const (
+	maxEncodedListings = chain.DefaultMaxEndpoints
+	maxEncodedBytes    = 64 << 20
+)
 
 type encodedListing struct {
 	first *chain.Model // identity of the cached listing (its backing array)
@@ -163,11 +177,22 @@ func (h *handlers) encodeListing(key string, models []chain.Model) ([]byte, erro
 		return nil, err
 	}
 	data = bytes.TrimSuffix(data, []byte("\n"))
+	if len(data) > maxEncodedBytes/4 {
+		return data, nil // too large to keep beside others
+	}
 	h.mu.Lock()
-	if len(h.encoded) >= 64 { // callers name endpoints freely: stay bounded
+	if old, ok := h.encoded[key]; ok {
+		h.encodedBytes -= len(old.json)
+		delete(h.encoded, key)
+	}
+	// When full, start afresh: an encoding costs one listing's JSON
+	// marshalling, far less than the listing itself, which the catalog keeps.
+	if len(h.encoded) >= maxEncodedListings || h.encodedBytes+len(data) > maxEncodedBytes {
 		clear(h.encoded)
+		h.encodedBytes = 0
 	}
 	h.encoded[key] = encodedListing{first: &models[0], n: len(models), json: data}
+	h.encodedBytes += len(data)
 	h.mu.Unlock()
 	return data, nil
 }
@@ -249,6 +274,31 @@ func chains(ctx context.Context, ep sparql.Endpoint) (any, error) {
 	return chainsList{Total: len(groups), Chains: groups}, err
 }
 
+// Bounds of a chain in a request: its length (each model is an engine
+// call, each export step an XML read and parse) and the length of an
+// identifier, which error messages quote.
+const (
+	maxChainLength      = 100
+	maxIdentifierLength = 256
+)
+
+// maxMessage bounds an error message built from engine answers, which
+// may quote the caller's variable names and values.
+const maxMessage = 1000
+
+// checkChain refuses a chain over the bounds (400 naming the entry).
+func checkChain(ids []string) error {
+	if len(ids) > maxChainLength {
+		return httpapi.InvalidRequest("chain has %d models, at most %d are allowed", len(ids), maxChainLength)
+	}
+	for i, id := range ids {
+		if n := utf8.RuneCountInString(id); n > maxIdentifierLength {
+			return httpapi.InvalidRequest("chain[%d] is %d characters long, at most %d are allowed", i, n, maxIdentifierLength)
+		}
+	}
+	return nil
+}
+
 // identifiers reads a JSON array of non-empty strings; ok is false for
 // anything else (absent, null, another type, an empty string).
 func identifiers(raw json.RawMessage) (ids []string, ok bool) {
@@ -299,6 +349,9 @@ func (h *handlers) execute(w http.ResponseWriter, r *http.Request) error {
 	if !ok || len(ids) == 0 {
 		return httpapi.InvalidRequest("chain array is required and must not be empty")
 	}
+	if err := checkChain(ids); err != nil {
+		return err
+	}
 	raw, ok := inputObject(req.Inputs)
 	if !ok {
 		return httpapi.InvalidRequest("inputs object is required")
@@ -314,7 +367,7 @@ func (h *handlers) execute(w http.ResponseWriter, r *http.Request) error {
 	for name, v := range raw {
 		x, err := engine.InferJSON(v)
 		if err != nil {
-			return httpapi.InvalidRequest("inputs.%s: %s", name, strings.TrimPrefix(err.Error(), "engine: "))
+			return httpapi.InvalidRequest("inputs.%s: %s", shorten(name, 100), shorten(strings.TrimPrefix(err.Error(), "engine: "), 300))
 		}
 		vars[name] = x
 	}
@@ -377,8 +430,13 @@ func chainError(err error) error {
 		}
 		return te
 	}
-	if errors.As(err, &se) {
-		return executionError(se.Error(), err)
+	var ve *engine.VariableError
+	switch {
+	case errors.As(err, &se) && errors.As(err, &ve):
+		// An input the engine cannot take is the caller's to fix.
+		return httpapi.InvalidRequest("%s", shorten(se.Error(), maxMessage))
+	case errors.As(err, &se):
+		return executionError(shorten(se.Error(), maxMessage), err)
 	}
 	// The semantic links are read from the knowledge graph.
 	return queryError("Failed to read the semantic links of the chain", err)
@@ -438,16 +496,37 @@ func (h *handlers) export(w http.ResponseWriter, r *http.Request) error {
 	if len(ids) < 2 {
 		return httpapi.InvalidRequest("DRD requires at least 2 DMNs")
 	}
+	if err := checkChain(ids); err != nil {
+		return err
+	}
 	if strings.TrimSpace(req.Name) == "" {
 		return httpapi.InvalidRequest("name is required")
+	}
+	if n := utf8.RuneCountInString(req.Name); n > maxIdentifierLength {
+		return httpapi.InvalidRequest("name is %d characters long, at most %d are allowed", n, maxIdentifierLength)
 	}
 	key, ep, err := h.requireEndpoint(r.Context(), req.Endpoint)
 	if err != nil {
 		return err
 	}
-	models, err := h.models(r.Context(), key, ep, ids)
+	// A chain that cannot be a DRD is the caller's to fix (400), naming
+	// the step: a model the graph or the engine does not know, a model
+	// twice, an input fed semantically, by a later step or by nothing.
+	listing, _, err := h.Catalog.Models(r.Context(), key, ep, false)
 	if err != nil {
-		return err
+		return queryError("Failed to list DMNs", err)
+	}
+	byID := make(map[string]chain.Model, len(listing))
+	for _, m := range listing {
+		byID[m.Identifier] = m
+	}
+	models := make([]chain.Model, len(ids))
+	for i, id := range ids {
+		m, ok := byID[id]
+		if !ok {
+			return httpapi.InvalidRequest("%v", &chain.IncompatibleError{Step: i + 1, Model: id, Msg: "no model with this identifier in the knowledge graph"})
+		}
+		models[i] = m
 	}
 	links, err := chain.SemanticLinks(r.Context(), ep, models)
 	if err != nil {
@@ -456,17 +535,24 @@ func (h *handlers) export(w http.ResponseWriter, r *http.Request) error {
 	if err := chain.CheckDRDCompatible(models, links); err != nil {
 		return httpapi.InvalidRequest("%v", err)
 	}
-	exp, err := chain.ExportDRD(r.Context(), h.Engine, req.Name, ids)
+	exp, err := chain.ExportDRD(r.Context(), h.Engine, req.Name, ids, chain.ExportOptions{Models: models})
 	if err != nil {
 		var (
-			xe *chain.ModelXMLError
-			ae *chain.AssemblyError
+			xe  *chain.ModelXMLError
+			ae  *chain.AssemblyError
+			ie  *chain.IncompatibleError
+			sfe *engine.StorageFullError
 		)
 		switch {
 		case errors.As(err, &xe) && errors.Is(err, engine.ErrNotFound):
-			return httpapi.NotFound("%v", err)
+			return httpapi.InvalidRequest("%v", &chain.IncompatibleError{Step: xe.Step, Model: xe.Identifier, Msg: "the decision engine has no model with this key"})
 		case errors.As(err, &ae):
 			return httpapi.InvalidRequest("cannot assemble the DRD: %v", err)
+		case errors.As(err, &ie):
+			return httpapi.InvalidRequest("%v", err)
+		case errors.As(err, &sfe):
+			return httpapi.NewError(http.StatusInsufficientStorage, CodeStorageFull,
+				"The decision engine has no room for the DRD: "+strings.TrimPrefix(sfe.Error(), "engine: "))
 		}
 		if te := upstream.Transport(CodeExecutionError, "the decision engine", err); te != nil {
 			return te
@@ -499,3 +585,16 @@ func (h *handlers) query(w http.ResponseWriter, r *http.Request) error {
 	}
 	return httpapi.WriteData(w, http.StatusOK, doc)
 }
+
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !isRuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

@@ -589,12 +589,24 @@ func TestExportAndExecuteDRD(t *testing.T) {
 		{map[string]any{"name": "x", "endpoint": kgURL}, 400, "INVALID_REQUEST", "chain array is required and must not be empty"},
 		{map[string]any{"chain": localPassChain, "name": " ", "endpoint": kgURL}, 400, "INVALID_REQUEST", "name is required"},
 		{map[string]any{"chain": localPassChain, "name": "x"}, 400, "INVALID_REQUEST", "endpoint is required (the URL of a SPARQL endpoint)"},
+		{map[string]any{"chain": localPassChain, "name": strings.Repeat("n", 257), "endpoint": kgURL}, 400, "INVALID_REQUEST", "name is 257 characters long, at most 256 are allowed"},
+		{map[string]any{"chain": []string{"SVB_LeeftijdsInformatie", strings.Repeat("é", 300)}, "name": "x", "endpoint": kgURL}, 400, "INVALID_REQUEST", "chain[1] is 300 characters long, at most 256 are allowed"},
+		{map[string]any{"chain": slices.Repeat([]string{"SVB_LeeftijdsInformatie"}, 101), "name": "x", "endpoint": kgURL}, 400, "INVALID_REQUEST", "chain has 101 models, at most 100 are allowed"},
 		{map[string]any{"chain": []string{"GEM_KwijtscheldingBelastingen", "RONL_LocalpassEindresultaat"}, "name": "x", "endpoint": kgURL}, 400, "INVALID_REQUEST",
-			"chain is not DRD-compatible: input aanvragerKwijtscheldingGemeentelijkeBelastingen of RONL_LocalpassEindresultaat is linked to output kwijtscheldingToegekend of GEM_KwijtscheldingBelastingen only semantically; a DRD passes values by identifier"},
-		{map[string]any{"chain": []string{"SVB_LeeftijdsInformatie", "RONL_Onbekend"}, "name": "x", "endpoint": kgURL}, 404, "NOT_FOUND", "DMN not found: RONL_Onbekend"},
+			"chain is not DRD-compatible: step 2 (RONL_LocalpassEindresultaat): input aanvragerKwijtscheldingGemeentelijkeBelastingen is linked to output kwijtscheldingToegekend of step 1 (GEM_KwijtscheldingBelastingen) only semantically; a DRD passes values by identifier"},
+		{map[string]any{"chain": []string{"SVB_LeeftijdsInformatie", "RONL_Onbekend"}, "name": "x", "endpoint": kgURL}, 400, "INVALID_REQUEST",
+			"chain is not DRD-compatible: step 2 (RONL_Onbekend): no model with this identifier in the knowledge graph"},
 		// in the knowledge graph, compatible, but not deployed in the engine
-		{map[string]any{"dmnIds": []string{"SZW_BijstandsnormInformatie", "GEM_KwijtscheldingBelastingen"}, "name": "x", "endpoint": kgURL}, 404, "NOT_FOUND",
-			"DMN not found in the decision engine: GEM_KwijtscheldingBelastingen"},
+		{map[string]any{"dmnIds": []string{"SZW_BijstandsnormInformatie", "GEM_KwijtscheldingBelastingen"}, "name": "x", "endpoint": kgURL}, 400, "INVALID_REQUEST",
+			"chain is not DRD-compatible: step 2 (GEM_KwijtscheldingBelastingen): the decision engine has no model with this key"},
+		// the example graph's 3-model cycle: its links are semantic
+		{map[string]any{"chain": []string{"GEM_InkomensToets", "GEM_VermogensToets", "GEM_Herbeoordeling"}, "name": "x", "endpoint": kgURL}, 400, "INVALID_REQUEST",
+			"chain is not DRD-compatible: step 3 (GEM_Herbeoordeling): input vermogenOverschrijding is linked to output vermogenBovenGrens of step 2 (GEM_VermogensToets) only semantically; a DRD passes values by identifier"},
+		// a model twice, and two models in the wrong order
+		{map[string]any{"chain": []string{"SVB_LeeftijdsInformatie", "SZW_BijstandsnormInformatie", "SVB_LeeftijdsInformatie"}, "name": "x", "endpoint": kgURL}, 400, "INVALID_REQUEST",
+			"chain is not DRD-compatible: step 3 (SVB_LeeftijdsInformatie): repeats step 1; a DRD holds each model once, so the chain would be a cycle"},
+		{map[string]any{"chain": []string{"SZW_BijstandsnormInformatie", "SVB_LeeftijdsInformatie"}, "name": "x", "endpoint": kgURL}, 400, "INVALID_REQUEST",
+			"chain is not DRD-compatible: step 1 (SZW_BijstandsnormInformatie): input aanvragerHeeftAOWLeeftijd is produced only by the later step 2 (SVB_LeeftijdsInformatie), which in the DRD requires this step: a cycle"},
 	} {
 		if msg := e.c.Post("/v1/chains/export", tc.body).ExpectError(t, tc.status, tc.code); msg != tc.msg {
 			t.Errorf("%v:\n got %q\nwant %q", tc.body, msg, tc.msg)

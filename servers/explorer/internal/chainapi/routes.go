@@ -126,7 +126,7 @@ func (h *handlers) routes() []route {
 			RequestBody: openapi.Body(executeRequestSchema, "the chain and its inputs"),
 			Responses: map[string]openapi.Response{
 				"200": openapi.Success("the execution", executionSchema),
-				"400": openapi.Failure("a missing or invalid field", httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody),
+				"400": openapi.Failure("a missing or invalid field, a chain over 100 models, an identifier over 256 characters, or an input the engine cannot take", httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody),
 				"404": openapi.Failure("a model of the chain is not in the listing (DMN not found: <identifier>)", httpapi.CodeNotFound),
 				"413": openapi.Failure("body over 10 MB", httpapi.CodePayloadTooLarge),
 				"500": openapi.Failure("the engine failed or no rule matched (EXECUTION_ERROR, naming the model), or the knowledge graph failed (QUERY_ERROR)",
@@ -153,16 +153,18 @@ func (h *handlers) routes() []route {
 			Summary: "Assemble a DRD from a chain and deploy it",
 			Description: "Reads each model's DMN XML from the engine, prefixes every id of model i with dmn{i}_, makes each " +
 				"model's main decision require the previous one's, and deploys one DMN 1.3 document. entryPointId is the key to " +
-				"execute (isDrd). The chain must be DRD-compatible: an input fed by an earlier model only through a semantic link " +
-				"is refused (400, naming the input).",
+				"execute (isDrd). The deployment is named name, with duplicate filtering, and replaces earlier deployments " +
+				"of that name in the embedded engine, so exporting again adds nothing. The chain must be DRD-compatible, else " +
+				"400 names the step: every model in the knowledge graph and the engine, none twice, and every input fed by an " +
+				"earlier model by identifier (not only semantically, not by a later model: a cycle) or declared as inputData.",
 			Tags:        chainTags,
 			RequestBody: openapi.Body(exportRequestSchema, "the chain and the deployment name"),
 			Responses: map[string]openapi.Response{
 				"200": openapi.Success("the deployed DRD", exportSchema),
-				"400": openapi.Failure("fewer than 2 models, no name, no endpoint, or a chain that is not DRD-compatible", httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody),
-				"404": openapi.Failure("a model is not in the listing or not deployed in the engine", httpapi.CodeNotFound),
+				"400": openapi.Failure("fewer than 2 or more than 100 models, an identifier or name over 256 characters, no name, no endpoint, or a chain that is not DRD-compatible (naming the step)", httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody),
 				"500": openapi.Failure("the engine refused the deployment (its status and message) or the knowledge graph failed",
 					CodeExecutionError, CodeQueryError),
+				"507": openapi.Failure("the embedded engine holds as much as it is configured to (its ceiling named)", CodeStorageFull),
 			},
 		}, false},
 		{"POST", "/v1/graphdb/query", h.query, openapi.Operation{

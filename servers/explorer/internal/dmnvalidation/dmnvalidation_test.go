@@ -3,6 +3,7 @@ package dmnvalidation
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -233,5 +234,32 @@ func TestOpenAPI(t *testing.T) {
 		if !strings.Contains(string(b), field) {
 			t.Errorf("schema lacks %s", field)
 		}
+	}
+}
+
+// TestINT007ReproductionIsSmall is issue 14's 31 KB model whose input
+// expression uses 4,000 undeclared names: the response used to repeat the
+// whole expression in each of 4,000 issues (125 MB); now it lists 20 names
+// and counts the rest, in well under 100 KB.
+func TestINT007ReproductionIsSmall(t *testing.T) {
+	c, _ := newClient(t)
+	names := make([]string, 4000)
+	for i := range names {
+		names[i] = "v" + strconv.Itoa(i)
+	}
+	model := strings.Replace(validDMN, "<text>age</text>", "<text>"+strings.Join(names, " + ")+"</text>", 1)
+	resp := c.Post(Path, map[string]string{"content": model}).ExpectStatus(t, http.StatusOK)
+	if len(resp.Body) > 100_000 {
+		t.Fatalf("response of %d bytes for a %d-byte model", len(resp.Body), len(model))
+	}
+	var out response
+	resp.Decode(t, &out)
+	issues := out.Data.Layers["interaction"].Issues
+	if len(issues) != 21 {
+		t.Fatalf("interaction issues: %d, want 21", len(issues))
+	}
+	last, _ := issues[20]["message"].(string)
+	if !strings.Contains(last, "uses 3980 further names that no inputData declares") {
+		t.Errorf("last issue: %s", last)
 	}
 }

@@ -258,3 +258,27 @@ func TestRoutesAreDocumented(t *testing.T) {
 		t.Error("upload has no request body schema")
 	}
 }
+
+// TestStubWorkingSetThroughTheRouter: 20 uploads of 100 KB names into a
+// stub bounded to 1 MB of names list the 10 newest (issue 14: the stub
+// kept every upload, +1.2 GB).
+func TestStubWorkingSetThroughTheRouter(t *testing.T) {
+	stub := docmgmt.NewStub(docmgmt.StubConfig{MaxBytes: 1 << 20})
+	c, _ := newServer(t, stub)
+	for i := 0; i < 20; i++ {
+		up := map[string]any{"workspaceId": "stub-ws-7", "filename": "f.pdf", "contentBase64": b64("%PDF"),
+			"metadata": map[string]any{"docName": strconv.Itoa(i) + strings.Repeat("n", 100_000)}}
+		dataJSON(t, c.Post("/v1/docmgmt/documents", up), 200)
+	}
+	var list struct {
+		Documents []struct {
+			Name string `json:"name"`
+		} `json:"documents"`
+		Count int `json:"count"`
+	}
+	c.Get("/v1/docmgmt/workspaces/stub-ws-7/documents").Data(t, 200, &list)
+	// Each upload holds 100,002 bytes of name and 49 of ids: ten fit in 1 MiB.
+	if list.Count != 11 || !strings.HasPrefix(list.Documents[1].Name, "10n") || !strings.HasPrefix(list.Documents[10].Name, "19n") {
+		t.Errorf("listing: %d documents", list.Count)
+	}
+}
