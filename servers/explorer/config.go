@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/regelkit/regelkit/engine/local"
 	"github.com/regelkit/regelkit/servers/internal/envconfig"
 	"github.com/regelkit/regelkit/servers/internal/limits"
 	"github.com/regelkit/regelkit/sparql"
@@ -41,6 +42,11 @@ type config struct {
 	OperatonAPIKey   string
 	OperatonTimeout  time.Duration
 	EngineREST       bool // serve the embedded engine at /engine-rest
+	// EngineMaxBytes and EngineMaxDeployments bound what the embedded engine
+	// keeps (deployments, their resources and compiled models); 0 takes the
+	// engine's defaults.
+	EngineMaxBytes       int64
+	EngineMaxDeployments int
 
 	DocmgmtStub     bool
 	DocmgmtBaseURL  string
@@ -99,6 +105,10 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	c.OperatonTimeout = env.Duration("OPERATON_TIMEOUT", 30*time.Second, "timeout of one request to the remote engine")
 	c.EngineREST = env.Bool("ENGINE_REST", c.Environment != "production",
 		"serve the embedded engine under Operaton's REST paths at /engine-rest; default: on, except in production")
+	c.EngineMaxBytes = env.Bytes("ENGINE_MAX_BYTES", local.DefaultMaxBytes,
+		"bytes of deployments the embedded engine keeps (DMN resources count five times, for their compiled models); superseded deployments go first, then 507; negative: no bound")
+	c.EngineMaxDeployments = env.Int("ENGINE_MAX_DEPLOYMENTS", local.DefaultMaxDeployments,
+		"deployments the embedded engine keeps, in the same way; negative: no bound")
 
 	c.DatabaseURL = env.PostgresURL("DATABASE_URL", "",
 		"PostgreSQL connection string for asset storage (BPMN processes, forms, document templates): postgres://…, postgresql://…, postgres:///db?host=/socket/dir or key=value; empty: every /v1/assets route answers 503 DB_NOT_CONFIGURED")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -244,5 +245,48 @@ func TestDatabaseURLForms(t *testing.T) {
 				t.Errorf("%s: by-bpmn-id = %+v", name, got)
 			}
 		})
+	}
+}
+
+// TestEngineStateBounds: ENGINE_MAX_BYTES reaches the embedded engine; the
+// example models do not fit in 1 KB, so start-up fails saying so.
+func TestEngineStateBounds(t *testing.T) {
+	cfg, _, err := loadConfig(func(k string) (string, bool) {
+		v, ok := map[string]string{"ENGINE_MAX_BYTES": "1KB"}[k]
+		return v, ok
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := newEngine(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "deploying the example models") {
+		t.Errorf("newEngine with 1 KB = %v, want the deployment refused", err)
+	}
+}
+
+// TestEngineRESTCrossSiteWrites: a browser on another site may not deploy
+// (multipart is a CORS-simple type); the configured frontends and tools
+// without an Origin may.
+func TestEngineRESTCrossSiteWrites(t *testing.T) {
+	_, c := newTestApp(t, nil)
+	body := "--b\r\nContent-Disposition: form-data; name=\"deployment-name\"\r\n\r\nx\r\n--b--\r\n"
+	deploy := func(headers ...string) int {
+		h := append([]string{"Content-Type", "multipart/form-data; boundary=b"}, headers...)
+		return c.Do("POST", "/engine-rest/deployment/create", []byte(body), h...).Status
+	}
+	if got := deploy("Origin", "https://evil.example"); got != 403 {
+		t.Errorf("foreign origin: %d, want 403", got)
+	}
+	if got := deploy("Sec-Fetch-Site", "cross-site"); got != 403 {
+		t.Errorf("cross-site without Origin: %d, want 403", got)
+	}
+	// Allowed: the request reaches the engine, which refuses the empty
+	// upload with its own 400.
+	for _, h := range [][]string{nil, {"Origin", "http://localhost:5173"}, {"Sec-Fetch-Site", "same-origin"}} {
+		if got := deploy(h...); got != 400 {
+			t.Errorf("%v: %d, want the engine's 400", h, got)
+		}
+	}
+	if got := c.Get("/engine-rest/version", "Origin", "https://evil.example").Status; got != 200 {
+		t.Errorf("reads stay open: %d", got)
 	}
 }
