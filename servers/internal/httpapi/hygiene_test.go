@@ -204,3 +204,21 @@ func TestExcerpt(t *testing.T) {
 		}
 	}
 }
+
+func TestJSONRoutesDocument415(t *testing.T) {
+	r := httpapi.NewRouter(httpapi.RouterOptions{})
+	shared := map[string]openapi.Response{"200": {Description: "ok"}}
+	r.Handle("POST", "/v1/json", func(http.ResponseWriter, *http.Request) error { return nil },
+		openapi.Operation{Responses: shared, RequestBody: &openapi.RequestBody{Content: openapi.JSON(openapi.Object(nil))}})
+	r.Handle("GET", "/v1/plain", func(http.ResponseWriter, *http.Request) error { return nil },
+		openapi.Operation{Responses: shared})
+	if _, ok := r.Doc().Operation("POST", "/v1/json").Responses["415"]; !ok {
+		t.Error("a JSON route must document 415")
+	}
+	if _, ok := r.Doc().Operation("GET", "/v1/plain").Responses["415"]; ok {
+		t.Error("a route without a JSON body documents no 415")
+	}
+	if len(shared) != 1 {
+		t.Error("the shared responses map was changed")
+	}
+}

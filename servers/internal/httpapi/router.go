@@ -130,6 +130,9 @@ func (rt *Router) Handle(method, path string, h HandlerFunc, op openapi.Operatio
 		o(&cfg)
 	}
 	handler := rt.wrap(h, cfg)
+	if cfg.jsonBody {
+		op = withResponse(op, "415", openapi.Failure("the body is not declared as JSON", CodeUnsupportedMediaType))
+	}
 	rt.mux.Handle(path, handler).Methods(method)
 	rt.doc.Add(method, path, op)
 	rt.routes = append(rt.routes, Route{Method: method, Path: path})
@@ -246,6 +249,22 @@ func (rt *Router) fail(w *trackingWriter, r *http.Request, err error) {
 		return
 	}
 	_ = WriteError(w, apiErr)
+}
+
+// withResponse documents a response the router gives on the route's behalf,
+// unless the operation documents that status itself. The map is copied:
+// operations may share one.
+func withResponse(op openapi.Operation, status string, resp openapi.Response) openapi.Operation {
+	if _, ok := op.Responses[status]; ok {
+		return op
+	}
+	rs := make(map[string]openapi.Response, len(op.Responses)+1)
+	for k, v := range op.Responses {
+		rs[k] = v
+	}
+	rs[status] = resp
+	op.Responses = rs
+	return op
 }
 
 func deprecated(h http.Handler) http.Handler {
