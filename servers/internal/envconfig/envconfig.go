@@ -152,16 +152,10 @@ func MaskConnString(s string) string {
 		if _, ok := u.User.Password(); ok {
 			u.User = url.UserPassword(u.User.Username(), "xxxxx")
 		}
-		q := u.Query()
-		masked := false
-		for k := range q {
-			if passwordKeys[strings.ToLower(k)] {
-				q.Set(k, "xxxxx")
-				masked = true
-			}
-		}
-		if masked {
-			u.RawQuery = q.Encode()
+		// By pattern, not u.Query(): that drops pairs it cannot parse
+		// (a ";" in the value), which libpq would still read.
+		if u.RawQuery != "" {
+			u.RawQuery = urlPasswordParam.ReplaceAllString("?"+u.RawQuery, "${1}xxxxx")[1:]
 		}
 		return u.String()
 	}

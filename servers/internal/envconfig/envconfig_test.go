@@ -139,3 +139,23 @@ func TestMaskConnStringFallback(t *testing.T) {
 		t.Errorf("MaskConnString = %q, want %q", got, want)
 	}
 }
+
+// FuzzMaskConnString: any string masks without panicking, and a password
+// written in key=value or URL form never survives.
+func FuzzMaskConnString(f *testing.F) {
+	for _, s := range []string{"host=db password=s3cret", "password='a b\\' c' host=x", "postgres://u:p@h/d?password=q",
+		"postgres://u:p@%2Ftmp/d", "host =  x   password =  y", "=", "password=", "'", "host='unterminated"} {
+		f.Add(s, "pw")
+	}
+	f.Fuzz(func(t *testing.T, s, pw string) {
+		_ = MaskConnString(s)
+		if len(pw) < 4 || strings.ContainsAny(pw, " \t\n\r'\\=&?@/:%#") {
+			return
+		}
+		for _, conn := range []string{"host=db " + s[:0] + "password=" + pw + " dbname=x", "postgres://u:" + pw + "@h/d", "postgres://u@h/d?password=" + pw} {
+			if got := MaskConnString(conn); strings.Contains(got, pw) {
+				t.Errorf("MaskConnString(%q) = %q keeps the password", conn, got)
+			}
+		}
+	})
+}
