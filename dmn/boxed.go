@@ -126,7 +126,7 @@ func (te typedExpr) eval(env *feel.Env) feel.Value {
 	v := te.x.eval(env)
 	cv, ok := te.t.Coerce(v)
 	if !ok {
-		return env.Runtime().Warnf("value %s does not conform to %s", feel.Literal(v), te.t)
+		return env.Runtime().Warnf("value %s does not conform to %s", feel.Excerpt(v), te.t)
 	}
 	return cv
 }
@@ -362,6 +362,12 @@ func (x *iterExpr) eval(env *feel.Env) feel.Value {
 		}
 		list = []feel.Value{dom}
 	}
+	// FEEL's own for and quantifiers count the same against the budget
+	if x.kind == "for" {
+		env.Runtime().Spend(len(list), len(list))
+	} else {
+		env.Runtime().Spend(len(list), 0)
+	}
 	switch x.kind {
 	case "for":
 		out := make([]feel.Value, 0, len(list))
@@ -405,6 +411,7 @@ func (x *filterExpr) eval(env *feel.Env) feel.Value {
 		}
 		list = []feel.Value{dom}
 	}
+	env.Runtime().Spend(len(list), 0)
 	out := []feel.Value{}
 	for _, it := range list {
 		inner := env.With("item", it)

@@ -53,10 +53,21 @@
 // # Conformance and performance
 //
 // OMG DMN TCK (github.com/dmn-tck/tck at 0dbcaf9b): compliance level 2
-// 116 of 116, compliance level 3 3274 of 3275 (99.97 %), together 3390 of
-// 3391; see dmn/tck and dmn/testdata/tck-floor.txt. The one failure is a
-// regular expression with a back reference (1111-feel-matches-function
-// K2-MatchesFunc-17), which Go's RE2 engine cannot express.
+// 116 of 116, compliance level 3 3275 of 3275, together 3391 of 3391 (as
+// jDMN); see dmn/tck and its floor files of passing test ids.
+//
+// # Budgets
+//
+// Every evaluation runs under feel.Limits (EvalOptions.Limits; zero fields
+// take feel.DefaultLimits) and its context: the nesting of business
+// knowledge model and decision service calls (so recursive BKMs, as in
+// the TCK's non-compliant 0088-recursion and 0019-flight-rebooking,
+// evaluate up to MaxDepth), the list elements and string bytes FEEL
+// builds, and the wall time. An evaluation that exceeds one fails with an
+// error wrapping the *feel.LimitError (errors.As finds it, and servers map
+// it through its LimitExceeded method) instead of giving null; one whose
+// context ends fails with the context's error. FEEL text nested deeper than
+// feel.MaxNesting is a positioned compile problem.
 //
 // Benchmarks (2-core machine shared with other jobs under load average
 // ~9, so reported as process CPU time per evaluation; go1.26):

@@ -14,6 +14,21 @@ import (
 type EvalOptions struct {
 	// Now is the instant now() and today() see; zero means the wall clock.
 	Now time.Time
+	// Limits bound the FEEL work of the evaluation (zero fields take
+	// feel.DefaultLimits); MaxDepth is the recursion budget of business
+	// knowledge models and decision services calling each other. An
+	// evaluation that exceeds one fails with a *feel.LimitError.
+	Limits feel.Limits
+}
+
+// runFEEL runs f as one FEEL evaluation on rt under opts and ctx, and
+// returns the budget error that stopped it (a *feel.LimitError or ctx's
+// error), wrapped with the kind and name of what was evaluated.
+func runFEEL(ctx context.Context, rt *feel.Runtime, opts EvalOptions, kind, name string, f func()) error {
+	if err := rt.Run(ctx, opts.Limits, f); err != nil {
+		return fmt.Errorf("dmn: evaluating %s %q: %w", kind, name, err)
+	}
+	return nil
 }
 
 // Message is a message of an evaluation (FEEL warnings, type errors,
@@ -154,11 +169,19 @@ func (m *Model) evaluate(ctx context.Context, decision string, inputs inputSet, 
 		return Result{}, fmt.Errorf("%w %q", ErrUnknownDecision, decision)
 	}
 	if m.opts.Operaton {
-		return m.evaluateOperaton(ctx, e, inputs, opts)
+		rt := &feel.Runtime{Now: opts.Now}
+		var res Result
+		var err error
+		if ferr := runFEEL(ctx, rt, opts, "decision", e.name, func() { res, err = m.evaluateOperaton(ctx, e, inputs, rt) }); ferr != nil {
+			return Result{}, ferr
+		}
+		return res, err
 	}
 	ev := m.newEvaluation(ctx, inputs, nil)
 	ev.rtv.Now = opts.Now
-	ev.value(e)
+	if err := runFEEL(ctx, ev.rt, opts, "decision", e.name, func() { ev.value(e) }); err != nil {
+		return Result{}, err
+	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
@@ -169,10 +192,15 @@ func (m *Model) evaluate(ctx context.Context, decision string, inputs inputSet, 
 func (m *Model) EvaluateAll(ctx context.Context, inputs map[string]any, opts EvalOptions) (Result, error) {
 	ev := m.newEvaluation(ctx, inputSet{m: inputs}, nil)
 	ev.rtv.Now = opts.Now
-	for _, e := range m.elems {
-		if e.kind == kDecision && e.defs == m.main {
-			ev.value(e)
+	err := runFEEL(ctx, ev.rt, opts, "the decisions of", m.main.d.Name, func() {
+		for _, e := range m.elems {
+			if e.kind == kDecision && e.defs == m.main {
+				ev.value(e)
+			}
 		}
+	})
+	if err != nil {
+		return Result{}, err
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
@@ -232,10 +260,19 @@ func (m *Model) Invoke(ctx context.Context, name string, args map[string]any, op
 		}
 	}
 	var v feel.Value
+	kind := "business knowledge model"
 	if e.kind == kService {
-		v = m.callService(ctx, e, rt, names, vals)
-	} else {
-		v = e.fn.CallNamed(rt, names, vals)
+		kind = "decision service"
+	}
+	err := runFEEL(ctx, rt, opts, kind, e.name, func() {
+		if e.kind == kService {
+			v = m.callService(ctx, e, rt, names, vals)
+		} else {
+			v = e.fn.CallNamed(rt, names, vals)
+		}
+	})
+	if err != nil {
+		return nil, rt.Warnings, err
 	}
 	return v, rt.Warnings, ctx.Err()
 }
@@ -261,7 +298,7 @@ func (ev *evaluation) inputValue(e *element) feel.Value {
 	if e.typ != nil {
 		cv, ok := e.typ.Coerce(v)
 		if !ok {
-			ev.rt.Warnf("input %q: value %s does not conform to %s", e.name, feel.Literal(v), e.typ)
+			ev.rt.Warnf("input %q: value %s does not conform to %s", e.name, feel.Excerpt(v), e.typ)
 		}
 		v = cv
 	}
@@ -330,7 +367,7 @@ func (ev *evaluation) decision(e *element) feel.Value {
 	if e.typ != nil && v != nil {
 		cv, ok := e.typ.Coerce(v)
 		if !ok {
-			ev.rt.Warnf("decision %q: value %s does not conform to type %s", e.name, feel.Literal(v), e.typ)
+			ev.rt.Warnf("decision %q: value %s does not conform to type %s", e.name, feel.Excerpt(v), e.typ)
 		}
 		v = cv
 	}
@@ -450,7 +487,7 @@ func (cd *compiledDefs) compileBKM(e *element, b *BKM) {
 		if result != nil && v != nil {
 			cv, ok := result.Coerce(v)
 			if !ok {
-				return rt.Warnf("%s: result %s does not conform to %s", e.name, feel.Literal(v), result)
+				return rt.Warnf("%s: result %s does not conform to %s", e.name, feel.Excerpt(v), result)
 			}
 			v = cv
 		}
@@ -476,7 +513,7 @@ func (cd *compiledDefs) compileService(e *element) {
 		if len(args) < len(names) {
 			names = names[:len(args)]
 		}
-		return m.callService(context.Background(), e, rt, names, args)
+		return m.callService(rt.Context(), e, rt, names, args)
 	})
 }
 
@@ -555,14 +592,19 @@ func (m *Model) EvaluateService(ctx context.Context, service string, inputs map[
 		ev.fixed[in] = v
 	}
 	var out feel.Value
-	if len(e.svcOut) == 1 {
-		out = ev.serviceResult(e, ev.value(e.svcOut[0]))
-	} else {
-		c := feel.NewContext(len(e.svcOut))
-		for _, o := range e.svcOut {
-			c.Put(o.name, ev.value(o))
+	err := runFEEL(ctx, rt, opts, "decision service", e.name, func() {
+		if len(e.svcOut) == 1 {
+			out = ev.serviceResult(e, ev.value(e.svcOut[0]))
+		} else {
+			c := feel.NewContext(len(e.svcOut))
+			for _, o := range e.svcOut {
+				c.Put(o.name, ev.value(o))
+			}
+			out = ev.serviceResult(e, c)
 		}
-		out = ev.serviceResult(e, c)
+	})
+	if err != nil {
+		return Result{}, nil, err
 	}
 	return Result{Decisions: ev.results, Messages: rt.Warnings}, out, ctx.Err()
 }

@@ -12,9 +12,8 @@ import (
 // required decisions in depth-first post-order (requirements in document
 // order), all sharing one variable map into which each result list is
 // merged. A decision that fails fails the evaluation with an *EvalError.
-func (m *Model) evaluateOperaton(ctx context.Context, target *element, inputs inputSet, opts EvalOptions) (Result, error) {
+func (m *Model) evaluateOperaton(ctx context.Context, target *element, inputs inputSet, rt *feel.Runtime) (Result, error) {
 	order := target.opOrder
-	rt := &feel.Runtime{Now: opts.Now}
 	var env *feel.Env
 	switch {
 	case inputs.c != nil:

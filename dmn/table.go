@@ -264,7 +264,7 @@ func (t *compiledTable) evalRules(env *feel.Env, withRules bool) tableResult {
 			case t.outTypes[i] != nil:
 				cv, ok := t.outTypes[i].Coerce(v)
 				if !ok {
-					rt.Warnf("decision table %s: output %s does not conform to %s", t.decName, feel.Literal(v), t.outTypes[i])
+					rt.Warnf("decision table %s: output %s does not conform to %s", t.decName, feel.Excerpt(v), t.outTypes[i])
 				}
 				v = cv
 			}

@@ -26,6 +26,7 @@ func (e *ShapeError) Error() string { return fmt.Sprintf("shacl: shape %v: %s", 
 // concurrent use: one Validator validates any number of data graphs.
 type Validator struct {
 	targeted []*shape // shapes with targets, in a stable order
+	limits   Limits   // with the defaults filled in
 }
 
 // shape is one compiled node or property shape.
@@ -50,14 +51,21 @@ type constraint struct {
 }
 
 // Compile reads every shape of the shapes graph (SHACL §2.1) and compiles
-// it into a Validator. Only shapes that have targets, and the shapes they
-// reach through sh:node, sh:property, sh:not, sh:and, sh:or, sh:xone and
-// sh:qualifiedValueShape, are compiled; a malformed one gives a
-// *ShapeError. The shapes graph may be the data graph itself.
+// it into a Validator with the default Limits. Only shapes that have
+// targets, and the shapes they reach through sh:node, sh:property, sh:not,
+// sh:and, sh:or, sh:xone and sh:qualifiedValueShape, are compiled; a
+// malformed one gives a *ShapeError. The shapes graph may be the data
+// graph itself.
 func Compile(shapes *graph.Graph) (*Validator, error) {
+	return CompileWith(shapes, Options{})
+}
+
+// CompileWith is Compile with options: opt.Limits bounds every Validate
+// call of the Validator.
+func CompileWith(shapes *graph.Graph, opt Options) (*Validator, error) {
 	c := &compiler{g: shapes, byNode: map[graph.Term]*shape{}}
 	roots := c.targetedNodes()
-	v := &Validator{}
+	v := &Validator{limits: opt.Limits.effective()}
 	for _, n := range roots {
 		s, err := c.shape(n)
 		if err != nil {
@@ -65,14 +73,31 @@ func Compile(shapes *graph.Graph) (*Validator, error) {
 		}
 		v.targeted = append(v.targeted, s)
 	}
+	// Shapes are filled from a work list, not by recursion, so a chain of
+	// shapes that refer to each other (sh:node, sh:property, lists of
+	// sh:and ...) compiles in bounded stack however long it is.
+	for len(c.unfilled) > 0 {
+		s := c.unfilled[len(c.unfilled)-1]
+		c.unfilled = c.unfilled[:len(c.unfilled)-1]
+		if err := c.fill(s); err != nil {
+			var se *ShapeError
+			if errors.As(err, &se) {
+				return nil, se
+			}
+			return nil, &ShapeError{Shape: s.node, Msg: err.Error()}
+		}
+	}
 	return v, nil
 }
 
 type compiler struct {
-	g       *graph.Graph
-	byNode  map[graph.Term]*shape
-	shapes  []*shape
-	classes map[graph.Term]struct{} // rdfs:Class and its subclasses in the shapes graph
+	g      *graph.Graph
+	byNode map[graph.Term]*shape
+	shapes []*shape
+	// unfilled holds registered shapes whose constraints are still to be
+	// compiled.
+	unfilled []*shape
+	classes  map[graph.Term]struct{} // rdfs:Class and its subclasses in the shapes graph
 }
 
 // targetedNodes finds every shape with a target, explicit or implicit (a
@@ -121,9 +146,9 @@ func subClassClosure(g *graph.Graph, class graph.Term) map[graph.Term]struct{} {
 	return set
 }
 
-// shape returns the compiled shape for node n, compiling it on first use.
-// The shape is registered before its constraints are compiled, so shapes
-// that refer to themselves (directly or not) compile.
+// shape returns the shape for node n, registering it on first use; its
+// constraints are compiled later, from the work list, so shapes that refer
+// to themselves (directly or not) compile.
 func (c *compiler) shape(n graph.Term) (*shape, error) {
 	if s, ok := c.byNode[n]; ok {
 		return s, nil
@@ -134,14 +159,7 @@ func (c *compiler) shape(n graph.Term) (*shape, error) {
 	s := &shape{id: len(c.shapes), node: n, severity: Violation}
 	c.byNode[n] = s
 	c.shapes = append(c.shapes, s)
-	if err := c.fill(s); err != nil {
-		// A shape reached from this one failed: its error names it.
-		var se *ShapeError
-		if errors.As(err, &se) {
-			return nil, se
-		}
-		return nil, &ShapeError{Shape: n, Msg: err.Error()}
-	}
+	c.unfilled = append(c.unfilled, s)
 	return s, nil
 }
 
@@ -150,7 +168,7 @@ func (c *compiler) fill(s *shape) error {
 	switch paths := objects(g, n, shPath); len(paths) {
 	case 0:
 	case 1:
-		p, err := parsePath(g, paths[0], 0)
+		p, err := parsePath(g, paths[0])
 		if err != nil {
 			return err
 		}
@@ -398,7 +416,16 @@ func compilePattern(c *compiler, s *shape, pattern graph.Term) ([]constraint, er
 		return nil, err
 	}
 	return perValue(ccPattern, func(r *run, v graph.Term) bool {
-		return v.Kind != graph.KindBlank && re.MatchString(v.Value)
+		if v.Kind == graph.KindBlank {
+			return false
+		}
+		ok, err := re.MatchString(v.Value)
+		if err != nil {
+			// A match past its time limit fails the validation
+			// instead of becoming a result.
+			panic(stopped{err})
+		}
+		return ok
 	}), nil
 }
 
@@ -447,7 +474,26 @@ func compileUniqueLang(c *compiler, s *shape, v graph.Term) ([]constraint, error
 	}
 	return one(ccUniqueLang, func(r *run, s *shape, focus graph.Term, values []graph.Term, out *sink) {
 		// One result per language tag used by two or more values, in the
-		// order of the tags' first use.
+		// order of the tags' first use. Few values are compared pairwise;
+		// many are counted in a map, so that the work stays linear.
+		if len(values) > 16 {
+			var order []string
+			count := map[string]int{}
+			for _, v := range values {
+				if v.Kind == graph.KindLiteral && v.Lang != "" {
+					if count[v.Lang]++; count[v.Lang] == 2 {
+						order = append(order, v.Lang)
+					}
+				}
+			}
+			for range order {
+				out.fail(r, s, ccUniqueLang, focus, graph.Term{})
+				if out.stop() {
+					return
+				}
+			}
+			return
+		}
 		for i, a := range values {
 			if a.Kind != graph.KindLiteral || a.Lang == "" {
 				continue
@@ -472,6 +518,19 @@ func compileUniqueLang(c *compiler, s *shape, v graph.Term) ([]constraint, error
 	}), nil
 }
 
+// memberOf returns a membership test for list: a scan for a short list, a
+// set for a long one, so that comparing two long value lists stays linear.
+func memberOf(list []graph.Term) func(graph.Term) bool {
+	if len(list) <= 16 {
+		return func(t graph.Term) bool { return slices.Contains(list, t) }
+	}
+	set := make(map[graph.Term]struct{}, len(list))
+	for _, t := range list {
+		set[t] = struct{}{}
+	}
+	return func(t graph.Term) bool { _, ok := set[t]; return ok }
+}
+
 // compilePair compiles the property pair components: equals, disjoint,
 // lessThan and lessThanOrEquals.
 func compilePair(component graph.Term) func(*compiler, *shape, graph.Term) ([]constraint, error) {
@@ -489,25 +548,28 @@ func compilePair(component graph.Term) func(*compiler, *shape, graph.Term) ([]co
 			}
 			switch component {
 			case ccEquals:
+				inOther, inValues := memberOf(other), memberOf(values)
 				for _, v := range values {
-					if !slices.Contains(other, v) {
+					if !inOther(v) {
 						out.fail(r, s, component, focus, v)
 					}
 				}
 				for _, o := range other {
-					if !slices.Contains(values, o) {
+					if !inValues(o) {
 						out.fail(r, s, component, focus, o)
 					}
 				}
 			case ccDisjoint:
+				inOther := memberOf(other)
 				for _, v := range values {
-					if slices.Contains(other, v) {
+					if inOther(v) {
 						out.fail(r, s, component, focus, v)
 					}
 				}
 			default:
 				orEqual := component == ccLessThanOrEquals
 				for _, v := range values {
+					r.spend(len(other))
 					for _, o := range other {
 						c := graph.CompareLiterals(v, o)
 						if c != graph.Less && (c != graph.Equal || !orEqual) {
@@ -573,10 +635,8 @@ func compileProperty(c *compiler, s *shape, v graph.Term) ([]constraint, error) 
 	if err != nil {
 		return nil, err
 	}
-	if ps.path == nil {
-		if _, ok := c.g.Object(v, shPath); !ok {
-			return nil, errors.New("the property shape has no sh:path")
-		}
+	if _, ok := c.g.Object(v, shPath); !ok {
+		return nil, errors.New("the property shape has no sh:path")
 	}
 	// sh:property has no component of its own: the property shape's
 	// results are reported as they are.
@@ -679,6 +739,7 @@ func compileClosed(c *compiler, s *shape, v graph.Term) ([]constraint, error) {
 				continue
 			}
 			for t := range r.g.Match(v, graph.Term{}, graph.Term{}) {
+				r.spend(1)
 				if !allowed[t.P] {
 					out.failPath(r, s, ccClosed, focus, t.O, &Path{Kind: PredicatePath, IRI: t.P})
 					if out.stop() {

@@ -95,11 +95,34 @@ func (p *Path) format(b *strings.Builder, prefixes *graph.Prefixes, nested bool)
 	}
 }
 
+// Bounds of one property path in the shapes graph. A path is a tree built
+// from blank nodes, and a blank node may be shared: without a bound on its
+// size, 64 levels of sh:alternativePath ( _:x _:x ) would unfold into 2^64
+// nodes.
+const (
+	maxPathDepth = 64
+	maxPathNodes = 10_000
+)
+
 // parsePath reads the path whose node is n in the shapes graph (SHACL
 // §2.3.1). A node that is an RDF list is a sequence, whatever else it says.
-func parsePath(g *graph.Graph, n graph.Term, depth int) (*Path, error) {
-	if depth > 64 {
-		return nil, fmt.Errorf("path %v nests too deeply (or is cyclic)", n)
+func parsePath(g *graph.Graph, n graph.Term) (*Path, error) {
+	pp := pathParser{g: g}
+	return pp.path(n, 0)
+}
+
+type pathParser struct {
+	g     *graph.Graph
+	nodes int // path nodes built so far
+}
+
+func (pp *pathParser) path(n graph.Term, depth int) (*Path, error) {
+	g := pp.g
+	if depth > maxPathDepth {
+		return nil, fmt.Errorf("path %v nests deeper than %d levels (or is cyclic)", n, maxPathDepth)
+	}
+	if pp.nodes++; pp.nodes > maxPathNodes {
+		return nil, fmt.Errorf("path %v has more than %d elements", n, maxPathNodes)
 	}
 	switch n.Kind {
 	case graph.KindIRI:
@@ -119,7 +142,7 @@ func parsePath(g *graph.Graph, n graph.Term, depth int) (*Path, error) {
 		if len(members) < 2 {
 			return nil, fmt.Errorf("sequence path %v has %d members; it needs at least two", n, len(members))
 		}
-		return parsePaths(g, SequencePath, members, depth)
+		return pp.paths(SequencePath, members, depth)
 	}
 	var found *Path
 	for _, k := range []struct {
@@ -144,14 +167,14 @@ func parsePath(g *graph.Graph, n graph.Term, depth int) (*Path, error) {
 			if len(members) < 2 {
 				return nil, fmt.Errorf("sh:alternativePath of %v has %d members; it needs at least two", n, len(members))
 			}
-			p, err := parsePaths(g, AlternativePath, members, depth)
+			p, err := pp.paths(AlternativePath, members, depth)
 			if err != nil {
 				return nil, err
 			}
 			found = p
 			continue
 		}
-		e, err := parsePath(g, objs[0], depth+1)
+		e, err := pp.path(objs[0], depth+1)
 		if err != nil {
 			return nil, err
 		}
@@ -163,10 +186,13 @@ func parsePath(g *graph.Graph, n graph.Term, depth int) (*Path, error) {
 	return found, nil
 }
 
-func parsePaths(g *graph.Graph, kind PathKind, members []graph.Term, depth int) (*Path, error) {
+func (pp *pathParser) paths(kind PathKind, members []graph.Term, depth int) (*Path, error) {
+	if len(members) > maxPathNodes {
+		return nil, fmt.Errorf("path list has %d members, more than %d", len(members), maxPathNodes)
+	}
 	p := &Path{Kind: kind, Elems: make([]*Path, len(members))}
 	for i, m := range members {
-		e, err := parsePath(g, m, depth+1)
+		e, err := pp.path(m, depth+1)
 		if err != nil {
 			return nil, err
 		}

@@ -273,7 +273,7 @@ func TestCompileErrors(t *testing.T) {
 		{`ex:S sh:targetNode ex:a ; sh:path "p" .`, "literal"},
 		{`ex:S sh:targetNode ex:a ; sh:nodeKind ex:Other .`, "sh:IRI"},
 		{`ex:S sh:targetNode ex:a ; sh:pattern "a" ; sh:flags "z" .`, "unknown flag 'z'"},
-		{`ex:S sh:targetNode ex:a ; sh:pattern "(a)\\1" .`, `back reference \1 is not supported`},
+		{`ex:S sh:targetNode ex:a ; sh:pattern "\\1(a)" .`, `back reference \1 refers to no group closed before it`},
 		{`ex:S sh:targetNode ex:a ; sh:pattern "\\p{IsKlingon}" .`, "Unicode block IsKlingon"},
 		{`ex:S sh:targetNode ex:a ; sh:node "shape" .`, "literal cannot be a shape"},
 	}

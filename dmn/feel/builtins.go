@@ -6,8 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/cockroachdb/apd/v3"
-
-	"github.com/regelkit/regelkit/sparql/graph/xsdregexp"
 )
 
 type builtinImpl = func(rt *Runtime, args []Value) Value
@@ -265,6 +263,9 @@ func registerConversion(r registry) {
 		if a[0] == nil {
 			return nil
 		}
+		if left := rt.bytesLeft(); left >= 0 {
+			rt.needBytes(renderedSize(a[0], left))
+		}
 		return String(a[0])
 	}))
 	r.def("duration", sig("duration", "from", func(rt *Runtime, a []Value) Value {
@@ -433,11 +434,15 @@ func registerString(r registry) {
 			}
 			flags = f
 		}
-		re, err := xsdregexp.Compile(p, flags)
+		re, err := rt.compileRegexp(p, flags)
 		if err != nil {
 			return rt.warnf("matches: %v", err)
 		}
-		return re.MatchString(s)
+		ok, err := re.MatchString(s)
+		if err != nil {
+			return rt.regexpFailed("matches", err)
+		}
+		return ok
 	}))
 	r.def("replace", sig("replace", "input, pattern, replacement, flags?", func(rt *Runtime, a []Value) Value {
 		s, ok1 := str(a[0])
@@ -454,18 +459,15 @@ func registerString(r registry) {
 			}
 			flags = f
 		}
-		re, err := xsdregexp.Compile(p, flags)
+		re, err := rt.compileRegexp(p, flags)
 		if err != nil {
 			return rt.warnf("replace: %v", err)
 		}
-		if re.MatchString("") {
-			return rt.warn("replace: pattern matches the empty string")
+		out, err := re.ReplaceAll(s, r)
+		if err != nil {
+			return rt.regexpFailed("replace", err)
 		}
-		repl, ok := xpathReplacement(r, strings.Contains(flags, "q"))
-		if !ok {
-			return rt.warn("replace: invalid replacement")
-		}
-		return re.ReplaceAllString(s, repl)
+		return out
 	}))
 	r.def("split", sig("split", "string, delimiter", func(rt *Runtime, a []Value) Value {
 		s, ok1 := str(a[0])
@@ -473,11 +475,19 @@ func registerString(r registry) {
 		if !ok1 || !ok2 {
 			return rt.warn("split: invalid arguments")
 		}
-		re, err := xsdregexp.Compile(d, "")
+		re, err := rt.compileRegexp(d, "")
 		if err != nil {
 			return rt.warnf("split: %v", err)
 		}
-		parts := re.Split(s, -1)
+		limit := rt.rowsLeft() // at most one part more than allowed, to know
+		if limit >= 0 {
+			limit++
+		}
+		parts, err := re.Split(s, limit)
+		if err != nil {
+			return rt.regexpFailed("split", err)
+		}
+		rt.needRows(int64(len(parts)))
 		out := make([]Value, len(parts))
 		for i, p := range parts {
 			out[i] = p
@@ -498,6 +508,7 @@ func registerString(r registry) {
 			delim = d
 		}
 		parts := make([]string, 0, len(l))
+		size := int64(0)
 		for _, e := range l {
 			if e == nil {
 				continue
@@ -507,7 +518,9 @@ func registerString(r registry) {
 				return rt.warn("string join: list element is not a string")
 			}
 			parts = append(parts, s)
+			size += int64(len(s) + len(delim))
 		}
+		rt.needBytes(size)
 		return strings.Join(parts, delim)
 	}))
 }
@@ -531,41 +544,6 @@ func str2Bool(f func(string, string) bool) builtinImpl {
 		}
 		return f(s, m)
 	}
-}
-
-func xpathReplacement(r string, literal bool) (string, bool) {
-	var b strings.Builder
-	if literal {
-		return strings.ReplaceAll(r, "$", "$$"), true
-	}
-	for i := 0; i < len(r); i++ {
-		c := r[i]
-		switch {
-		case c == '\\':
-			if i+1 >= len(r) || (r[i+1] != '\\' && r[i+1] != '$') {
-				return "", false
-			}
-			if r[i+1] == '$' {
-				b.WriteString("$$")
-			} else {
-				b.WriteByte('\\')
-			}
-			i++
-		case c == '$':
-			j := i + 1
-			for j < len(r) && r[j] >= '0' && r[j] <= '9' {
-				j++
-			}
-			if j == i+1 {
-				return "", false
-			}
-			b.WriteString("${" + r[i+1:j] + "}")
-			i = j - 1
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String(), true
 }
 
 func registerList(r registry) {
@@ -723,18 +701,24 @@ func registerList(r registry) {
 		if !ok {
 			return rt.warn("append: not a list")
 		}
+		rt.needRows(int64(len(l) + len(a) - 1))
 		out := make([]Value, 0, len(l)+len(a)-1)
 		out = append(out, l...)
 		return append(out, a[1:]...)
 	}))
 	r.def("concatenate", sig("concatenate", "list...", func(rt *Runtime, a []Value) Value {
-		out := []Value{}
+		n := 0
 		for _, e := range a {
 			l, ok := e.([]Value)
 			if !ok {
 				return rt.warn("concatenate: argument is not a list")
 			}
-			out = append(out, l...)
+			n += len(l)
+		}
+		rt.needRows(int64(n))
+		out := make([]Value, 0, n)
+		for _, e := range a {
+			out = append(out, e.([]Value)...)
 		}
 		return out
 	}))
@@ -805,6 +789,7 @@ func registerList(r registry) {
 				return rt.warn("union: argument is not a list")
 			}
 			for _, x := range l {
+				rt.step(len(out)) // containsValue compares with each
 				if !containsValue(out, x) {
 					out = append(out, x)
 				}
@@ -819,6 +804,7 @@ func registerList(r registry) {
 		}
 		out := []Value{}
 		for _, x := range l {
+			rt.step(len(out)) // containsValue compares with each
 			if !containsValue(out, x) {
 				out = append(out, x)
 			}
@@ -830,6 +816,7 @@ func registerList(r registry) {
 		if !ok {
 			return rt.warn("flatten: not a list")
 		}
+		rt.needRows(leafCount(l, rt.rowsLeft()))
 		out := []Value{}
 		var rec func([]Value)
 		rec = func(l []Value) {

@@ -10,8 +10,10 @@ import (
 )
 
 // Runtime carries the per-evaluation state: the clock for now() and
-// today(), and the warnings that invalid operations produce (FEEL gives
-// null plus a warning instead of failing).
+// today(), the warnings that invalid operations produce (FEEL gives null
+// plus a warning instead of failing), and the budget of the evaluation
+// (see Run): a budget error stops the evaluation instead of giving null,
+// and Run returns it.
 type Runtime struct {
 	// Now is the instant now() and today() return; zero means time.Now().
 	Now time.Time
@@ -26,6 +28,8 @@ type Runtime struct {
 	// make the host's evaluation fail instead of giving null (dmn records
 	// an expression that did not compile when evaluation reaches it).
 	Errors []error
+
+	b budget
 }
 
 // Fail records err in Errors and its text in Warnings, and returns null.
@@ -157,8 +161,25 @@ func (x *Expression) Source() string { return x.src }
 // AST returns the parsed expression.
 func (x *Expression) AST() Node { return x.ast }
 
-// Eval evaluates the expression in env.
-func (x *Expression) Eval(env *Env) Value { return x.fn(env) }
+// Eval evaluates the expression in env. Outside Runtime.Run it is an
+// evaluation of its own: a budget error makes it null and is recorded in
+// env.Runtime().Errors.
+func (x *Expression) Eval(env *Env) Value {
+	if env.rt.b.guarded {
+		return x.fn(env) // small enough to inline: the hot path inside Run
+	}
+	return x.evalAlone(env)
+}
+
+// evalAlone is Runtime.evalAlone without its closure, for callers that
+// evaluate one expression at a time.
+func (x *Expression) evalAlone(env *Env) (v Value) {
+	rt := env.rt
+	rt.b = defaultBudget
+	rt.b.guarded = true
+	defer rt.endAlone(&v)
+	return x.fn(env)
+}
 
 // CompileExpr parses and compiles an expression.
 func CompileExpr(src string, scope *Scope) (*Expression, error) {
@@ -293,6 +314,7 @@ func (c *compiler) compile(n Node) evalFn {
 			fs[i] = c.compile(e)
 		}
 		return func(env *Env) Value {
+			env.rt.addRows(len(fs))
 			l := make([]Value, len(fs))
 			for i, f := range fs {
 				l[i] = f(env)
@@ -641,6 +663,7 @@ func (c *compiler) compileFilter(x *Filter) evalFn {
 		}
 		var out []Value
 		for i, item := range list {
+			env.rt.step(1)
 			inner := env.With("item", item)
 			if ctx, ok := item.(*Context); ok {
 				inner = &Env{parent: inner, rt: env.rt, ctx: ctx}
@@ -663,6 +686,7 @@ func (c *compiler) compileFilter(x *Filter) evalFn {
 		if out == nil {
 			out = []Value{}
 		}
+		env.rt.addRows(len(out))
 		return out
 	}
 }
@@ -732,8 +756,17 @@ func (c *compiler) compileCall(x *Call) evalFn {
 	}
 }
 
-// Call invokes f with positional arguments.
+// Call invokes f with positional arguments. Outside Runtime.Run it is an
+// evaluation of its own (see Expression.Eval).
 func (f *Function) Call(rt *Runtime, args []Value) Value {
+	if rt == nil {
+		rt = &Runtime{}
+	}
+	if !rt.guarded() {
+		var v Value
+		rt.evalAlone(func() { v = f.Call(rt, args) })
+		return v
+	}
 	if f.overloads != nil {
 		for _, o := range f.overloads {
 			if o.accepts(len(args)) {
@@ -755,12 +788,31 @@ func (f *Function) accepts(n int) bool {
 	return n >= f.required && n <= len(f.Params)
 }
 
+// invoke calls f, counting a built-in's result and a user-defined
+// function's depth against the budget.
 func (f *Function) invoke(rt *Runtime, args []Value) Value {
-	return f.call(rt, args)
+	if f.isBuiltin {
+		v := f.call(rt, args)
+		rt.account(v)
+		return v
+	}
+	rt.enterCall()
+	v := f.call(rt, args)
+	rt.leaveCall()
+	return v
 }
 
-// CallNamed invokes f with named arguments.
+// CallNamed invokes f with named arguments. Outside Runtime.Run it is an
+// evaluation of its own (see Expression.Eval).
 func (f *Function) CallNamed(rt *Runtime, names []string, vals []Value) Value {
+	if rt == nil {
+		rt = &Runtime{}
+	}
+	if !rt.guarded() {
+		var v Value
+		rt.evalAlone(func() { v = f.CallNamed(rt, names, vals) })
+		return v
+	}
 	cands := f.overloads
 	if cands == nil {
 		cands = []*Function{f}
@@ -857,29 +909,60 @@ func (c *compiler) compileFuncDef(x *FuncDef) evalFn {
 	}
 }
 
+// domain is what an iteration runs over: a list, or (ints) the integers
+// from lo to hi by step, which are made one at a time instead of as a list.
+type domain struct {
+	list         []Value
+	ints         bool
+	lo, hi, step int64
+}
+
+// each calls f for every item in order until f returns false, counting
+// a step of the budget per item; it reports whether f never did.
+func (d domain) each(rt *Runtime, f func(Value) bool) bool {
+	if !d.ints {
+		for _, item := range d.list {
+			rt.step(1)
+			if !f(item) {
+				return false
+			}
+		}
+		return true
+	}
+	for i := d.lo; ; i += d.step {
+		rt.step(1)
+		if !f(apd.New(i, 0)) {
+			return false
+		}
+		if i == d.hi {
+			return true
+		}
+	}
+}
+
 // iterDomain evaluates the domain of an iteration.
-func iterDomain(env *Env, in, to evalFn) ([]Value, bool) {
+func iterDomain(env *Env, in, to evalFn) (domain, bool) {
 	v := in(env)
 	if to != nil {
 		e := to(env)
 		if d1, ok := v.(Date); ok {
 			if d2, ok := e.(Date); ok {
-				return dateSeq(d1, d2)
+				return dateSeq(env.rt, d1, d2), true
 			}
 		}
 		a, ok1 := v.(*apd.Decimal)
 		b, ok2 := e.(*apd.Decimal)
 		if !ok1 || !ok2 || !isIntegral(a) || !isIntegral(b) {
-			return nil, false
+			return domain{}, false
 		}
 		return intSeq(a, b)
 	}
 	switch x := v.(type) {
 	case []Value:
-		return x, true
+		return domain{list: x}, true
 	case Range:
 		if c, ok := compare(x.Start, x.End); !ok || c > 0 || x.op != 0 {
-			return nil, false
+			return domain{}, false
 		}
 		a, ok1 := x.Start.(*apd.Decimal)
 		b, ok2 := x.End.(*apd.Decimal)
@@ -902,65 +985,55 @@ func iterDomain(env *Env, in, to evalFn) ([]Value, bool) {
 					cur = cur.AddDate(0, 0, 1)
 				}
 				last := d2.goTime()
-				for !cur.After(last) && len(out) < 1e6 {
+				for !cur.After(last) {
 					d := dateFromGo(cur)
 					if d == d2 && !x.EndIncluded {
 						break
 					}
+					env.rt.addRows(1)
 					out = append(out, d)
 					cur = cur.AddDate(0, 0, 1)
 				}
-				return out, true
+				return domain{list: out}, true
 			}
 		}
-		return nil, false
+		return domain{}, false
 	case nil:
-		return nil, false
+		return domain{}, false
 	}
-	return []Value{v}, true
+	return domain{list: []Value{v}}, true
 }
 
-func dateSeq(a, b Date) ([]Value, bool) {
+// dateSeq lists the days from a to b, counting them against MaxRows.
+func dateSeq(rt *Runtime, a, b Date) domain {
 	step := 1
 	if c, _ := compare(a, b); c > 0 {
 		step = -1
 	}
 	var out []Value
 	cur := a.goTime()
-	for len(out) < 1e6 {
+	for {
+		rt.addRows(1)
 		d := dateFromGo(cur)
 		out = append(out, d)
 		if d == b {
-			return out, true
+			return domain{list: out}
 		}
 		cur = cur.AddDate(0, 0, step)
 	}
-	return nil, false
 }
 
-func intSeq(a, b *apd.Decimal) ([]Value, bool) {
+func intSeq(a, b *apd.Decimal) (domain, bool) {
 	lo, err1 := a.Int64()
 	hi, err2 := b.Int64()
 	if err1 != nil || err2 != nil {
-		return nil, false
+		return domain{}, false
 	}
 	step := int64(1)
-	n := hi - lo
 	if hi < lo {
 		step = -1
-		n = lo - hi
 	}
-	if n > 10_000_000 {
-		return nil, false
-	}
-	out := make([]Value, 0, n+1)
-	for i := lo; ; i += step {
-		out = append(out, apd.New(i, 0))
-		if i == hi {
-			break
-		}
-	}
-	return out, true
+	return domain{ints: true, lo: lo, hi: hi, step: step}, true
 }
 
 type compiledIter struct {
@@ -989,6 +1062,7 @@ func (c *compiler) compileFor(x *For) evalFn {
 		rec = func(i int, e *Env) bool {
 			if i == len(its) {
 				v := ret(e)
+				e.rt.addRows(1)
 				out = append(out, v)
 				partial.vals[0] = out
 				return true
@@ -997,12 +1071,7 @@ func (c *compiler) compileFor(x *For) evalFn {
 			if !ok {
 				return false
 			}
-			for _, item := range dom {
-				if !rec(i+1, e.With(its[i].name, item)) {
-					return false
-				}
-			}
-			return true
+			return dom.each(e.rt, func(item Value) bool { return rec(i+1, e.With(its[i].name, item)) })
 		}
 		if !rec(0, partial) {
 			return env.rt.warn("for: iteration domain is not a list or integer range")
@@ -1038,12 +1107,7 @@ func (c *compiler) compileQuantified(x *Quantified) evalFn {
 				failed = true
 				return false
 			}
-			for _, item := range dom {
-				if !rec(i+1, e.With(its[i].name, item)) {
-					return false
-				}
-			}
-			return true
+			return dom.each(e.rt, func(item Value) bool { return rec(i+1, e.With(its[i].name, item)) })
 		}
 		rec(0, env)
 		if failed {

@@ -32,12 +32,27 @@
 // # Regular expressions
 //
 // matches, replace and split read their patterns and flags as XPath's
-// fn:matches does, through sparql/graph/xsdregexp, the translation to RE2
-// that SPARQL and SHACL use too (a standard-library-only package, so the
-// DMN engine links nothing of the RDF stack). A pattern XPath rejects or
-// RE2 cannot run (a back reference) makes the call null with a warning
-// naming the problem, e.g. `matches: regular expression "(a)\1": back
-// reference \1 is not supported`.
+// fn:matches does, through sparql/graph/xsdregexp, the one translation
+// that SPARQL and SHACL use too (a package of the standard library and
+// github.com/dlclark/regexp2 only, so the DMN engine links nothing of the
+// RDF stack). Patterns run on Go's RE2 in linear time; a pattern with a
+// back reference, matches("aA", "(a)\1", "i"), runs on regexp2's
+// backtracking engine under a match time limit. A pattern, flags or
+// replacement XPath rejects makes the call null with a warning naming the
+// problem, e.g. `matches: regular expression "\1(a)": back reference \1
+// refers to no group closed before it`.
+//
+// # Bounds
+//
+// The parser refuses text nested deeper than MaxNesting (brackets,
+// keywords, operator chains) with a positioned error. Evaluation runs
+// under Limits (Runtime.Run): the nesting of user-defined function calls
+// (MaxDepth), the list elements (MaxRows) and string bytes (MaxBytes) one
+// evaluation builds, and its wall time (Timeout) and context. A budget
+// error stops the evaluation with a *LimitError instead of giving null;
+// the checks count work in integers and read the clock every 1024 steps.
+//
+//	err := rt.Run(ctx, feel.Limits{MaxDepth: 50}, func() { v = x.Eval(env) })
 //
 // # Performance
 //

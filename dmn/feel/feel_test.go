@@ -81,7 +81,8 @@ func TestEval(t *testing.T) {
 		{`matches("x", "[A-Z-[OI]]", "i")`, `true`},
 		{`matches("O", "[A-Z-[OI]]")`, `false`},
 		{`matches("hi there", "^\p{IsBasicLatin}+$")`, `true`},
-		{`matches("aa", "(a)\1")`, `null`},
+		{`matches("aA", "(a)\1", "i")`, `true`}, // a back reference (DMN TCK K2-MatchesFunc-17)
+		{`replace("abcabc", "(b)(c)", "$2$1")`, `"acbacb"`},
 		{`replace("abc", "(b)", "[$1]")`, `"a[b]c"`},
 		{`split("a,b;c", "[,;]")`, `["a", "b", "c"]`},
 		{`string join(["a", null, "c"], "-")`, `"a-c"`},

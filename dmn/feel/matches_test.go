@@ -64,15 +64,17 @@ func TestRegexpXMLSchemaMeaning(t *testing.T) {
 	}
 }
 
-// TestRegexpWarnings checks that a pattern or flags XPath rejects, or one
-// RE2 cannot run, makes the function null with a warning naming the
-// problem.
+// TestRegexpWarnings checks that a pattern, flags or replacement XPath
+// rejects, or a pattern this package cannot run, makes the function null
+// with a warning naming the problem.
 func TestRegexpWarnings(t *testing.T) {
 	cases := []struct {
 		src, pattern, want string
 	}{
 		{`matches("a", pattern, "g")`, "a", `matches: regular expression "a": unknown flag 'g' in flags "g"`},
-		{`matches("aa", pattern)`, `(a)\1`, `matches: regular expression "(a)\\1": back reference \1 is not supported`},
+		{`matches("aa", pattern)`, `\1(a)`, `matches: regular expression "\\1(a)": back reference \1 refers to no group closed before it`},
+		{`replace("aa", pattern, "$")`, `a`, `replace: regular expression "a": replacement "$": $ must be followed by a digit`},
+		{`replace("aa", pattern, "x")`, `a?`, `replace: regular expression "a?": the pattern matches the empty string, which replace does not allow`},
 		{`matches("a b", pattern)`, `a\b`, `matches: regular expression "a\\b": invalid escape \b`},
 		{`matches("a", pattern)`, `(?i)A`, `matches: regular expression "(?i)A": "(?i": the only group extension XPath knows is (?:`},
 		{`replace("abc", pattern, "x")`, `[z-a]`, `replace: regular expression "[z-a]": range "z-a" is out of order`},

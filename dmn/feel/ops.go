@@ -243,6 +243,7 @@ func (rt *Runtime) arith(op Op, a, b Value) Value {
 		}
 	case string:
 		if y, ok := b.(string); ok && op == OpAdd {
+			rt.addBytes(len(x) + len(y))
 			return x + y
 		}
 	case Date:

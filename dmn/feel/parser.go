@@ -23,13 +23,34 @@ type Scope struct {
 
 type bailout struct{}
 
+// MaxNesting bounds how deeply an expression may nest: brackets, if, for,
+// quantifiers, function definitions, calls, filters, unary minus and
+// comparison tests each open a level, and so does each operator of a chain
+// such as a + b + c (as go/parser counts them), since the syntax tree, the
+// compiler and evaluation all recurse that deep. Deeper text is a
+// positioned syntax error, never a stack overflow.
+const MaxNesting = 1000
+
 type parser struct {
 	src   string
 	tok   token
 	err   *Error
 	names map[string][]string // first word -> candidate names, longest first
 	scope *Scope
+	depth int // nesting levels open; see MaxNesting
 }
+
+// enter opens a nesting level at the current token. A function that
+// enters restores the depth it started with on return:
+// defer p.restore(p.depth).
+func (p *parser) enter() {
+	p.depth++
+	if p.depth > MaxNesting {
+		p.fail(p.tok.start, "expression nested deeper than %d levels", MaxNesting)
+	}
+}
+
+func (p *parser) restore(depth int) { p.depth = depth }
 
 // builtinNameIndex indexes the names of built-in functions and types that
 // contain spaces; it is immutable after package initialisation.
@@ -244,6 +265,8 @@ func (p *parser) parsePositiveUnaryTest() Node {
 }
 
 func (p *parser) parseUnaryCompare() Node {
+	defer p.restore(p.depth)
+	p.enter()
 	t := p.tok
 	p.next()
 	var op Op
@@ -265,6 +288,8 @@ func (p *parser) parseUnaryCompare() Node {
 }
 
 func (p *parser) parseExpression() Node {
+	defer p.restore(p.depth)
+	p.enter()
 	if p.tok.kind == tIdent {
 		switch p.tok.text {
 		case "if":
@@ -412,26 +437,31 @@ func (p *parser) readRawName(stops string) string {
 }
 
 func (p *parser) parseOr() Node {
+	defer p.restore(p.depth)
 	x := p.parseAnd()
 	for p.isWord("or") {
 		op := p.tok.start
 		p.next()
+		p.enter()
 		x = &Binary{Op: OpOr, OpPos: pos(op), X: x, Y: p.parseAnd()}
 	}
 	return x
 }
 
 func (p *parser) parseAnd() Node {
+	defer p.restore(p.depth)
 	x := p.parseComparison()
 	for p.isWord("and") {
 		op := p.tok.start
 		p.next()
+		p.enter()
 		x = &Binary{Op: OpAnd, OpPos: pos(op), X: x, Y: p.parseComparison()}
 	}
 	return x
 }
 
 func (p *parser) parseComparison() Node {
+	defer p.restore(p.depth)
 	x := p.parseAdditive()
 	for {
 		var op Op
@@ -454,16 +484,19 @@ func (p *parser) parseComparison() Node {
 				p.next()
 				low := p.parseAdditive()
 				p.expectWord("and")
+				p.enter()
 				x = &Between{X: x, Low: low, High: p.parseAdditive()}
 				continue
 			case "in":
 				p.next()
+				p.enter()
 				x = p.parseInRHS(x)
 				continue
 			case "instance":
 				if pk := p.peek(); pk.kind == tIdent && pk.text == "of" {
 					p.next()
 					p.next()
+					p.enter()
 					x = &InstanceOf{X: x, Type: p.parseType()}
 					continue
 				}
@@ -474,6 +507,7 @@ func (p *parser) parseComparison() Node {
 		}
 		opPos := p.tok.start
 		p.next()
+		p.enter()
 		x = &Binary{Op: op, OpPos: pos(opPos), X: x, Y: p.parseAdditive()}
 	}
 }
@@ -517,6 +551,7 @@ func (p *parser) parseInRHS(x Node) Node {
 }
 
 func (p *parser) parseAdditive() Node {
+	defer p.restore(p.depth)
 	x := p.parseMultiplicative()
 	for p.tok.kind == tPlus || p.tok.kind == tMinus {
 		op := OpAdd
@@ -525,12 +560,14 @@ func (p *parser) parseAdditive() Node {
 		}
 		opPos := p.tok.start
 		p.next()
+		p.enter()
 		x = &Binary{Op: op, OpPos: pos(opPos), X: x, Y: p.parseMultiplicative()}
 	}
 	return x
 }
 
 func (p *parser) parseMultiplicative() Node {
+	defer p.restore(p.depth)
 	x := p.parsePower()
 	for p.tok.kind == tStar || p.tok.kind == tSlash {
 		op := OpMul
@@ -539,16 +576,19 @@ func (p *parser) parseMultiplicative() Node {
 		}
 		opPos := p.tok.start
 		p.next()
+		p.enter()
 		x = &Binary{Op: op, OpPos: pos(opPos), X: x, Y: p.parsePower()}
 	}
 	return x
 }
 
 func (p *parser) parsePower() Node {
+	defer p.restore(p.depth)
 	x := p.parseUnary()
 	for p.tok.kind == tStarStar {
 		opPos := p.tok.start
 		p.next()
+		p.enter()
 		x = &Binary{Op: OpPow, OpPos: pos(opPos), X: x, Y: p.parseUnary()}
 	}
 	return x
@@ -556,6 +596,8 @@ func (p *parser) parsePower() Node {
 
 func (p *parser) parseUnary() Node {
 	if p.tok.kind == tMinus {
+		defer p.restore(p.depth)
+		p.enter()
 		from := p.tok.start
 		p.next()
 		return &Negation{From: pos(from), X: p.parseUnary()}
@@ -564,6 +606,7 @@ func (p *parser) parseUnary() Node {
 }
 
 func (p *parser) parsePostfix() Node {
+	defer p.restore(p.depth)
 	x := p.parsePrimary()
 	for {
 		switch p.tok.kind {
@@ -573,6 +616,7 @@ func (p *parser) parsePostfix() Node {
 				p.failTok("name")
 			}
 			name, end := p.parseMemberName()
+			p.enter()
 			x = &Path{X: x, Name: name, To: pos(end)}
 		case tLBrack:
 			if !canStartExpr(p.peek()) {
@@ -582,8 +626,10 @@ func (p *parser) parsePostfix() Node {
 			p.next()
 			f := p.parseExpression()
 			end := p.expect(tRBrack)
+			p.enter()
 			x = &Filter{X: x, Filter: f, To: pos(end.end)}
 		case tLParen:
+			p.enter()
 			x = p.parseCall(x)
 		default:
 			return x
@@ -878,6 +924,8 @@ func (p *parser) parseContext() Node {
 // parseType parses a type: a name (possibly with spaces or dots), or
 // list<T>, range<T>, context<k: T, ...>, function<T, ...> -> T.
 func (p *parser) parseType() TypeNode {
+	defer p.restore(p.depth)
+	p.enter()
 	t := p.tok
 	if t.kind != tIdent {
 		p.failTok("type")

@@ -64,10 +64,16 @@ func (t *Tests) MatchEnv(env *Env, in Value) bool {
 	return t.Eval(env, in) == true
 }
 
-// Eval evaluates the tests against in: true, false or null.
+// Eval evaluates the tests against in: true, false or null. Outside
+// Runtime.Run it is an evaluation of its own (see Expression.Eval).
 func (t *Tests) Eval(env *Env, in Value) Value {
 	if t.any {
 		return true
+	}
+	if !env.rt.b.guarded {
+		var v Value
+		env.rt.evalAlone(func() { v = t.Eval(env, in) })
+		return v
 	}
 	sawNull := false
 	for _, f := range t.tests {
@@ -352,7 +358,13 @@ func Inspect(n Node, f func(Node) bool) {
 
 // Index returns the position of the first positive test that in satisfies,
 // or -1 (used to rank decision table outputs by their output values).
+// Outside Runtime.Run it is an evaluation of its own.
 func (t *Tests) Index(env *Env, in Value) int {
+	if !env.rt.guarded() {
+		r := -1
+		env.rt.evalAlone(func() { r = t.Index(env, in) })
+		return r
+	}
 	for i, f := range t.tests {
 		if f(env, in) == true {
 			return i

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cockroachdb/apd/v3"
 )
@@ -189,6 +190,81 @@ func Literal(v Value) string {
 	return b.String()
 }
 
+// Excerpt renders v as Literal does, shortened for messages: a string
+// past 200 bytes, a list or context past 20 items, and what follows once
+// the text passes about 1,000 bytes are left out, with their count. A
+// value may hold one long string many times, so Literal of it can be far
+// longer than anything the evaluation built.
+func Excerpt(v Value) string {
+	var b strings.Builder
+	writeExcerpt(&b, v)
+	return b.String()
+}
+
+const (
+	excerptString = 200
+	excerptItems  = 20
+	excerptTotal  = 1000
+)
+
+func writeExcerpt(b *strings.Builder, v Value) {
+	if b.Len() > excerptTotal {
+		b.WriteString("…") // also ends the descent into deeply nested lists
+		return
+	}
+	switch x := v.(type) {
+	case string:
+		if len(x) <= excerptString {
+			b.WriteString(quoteString(x))
+			return
+		}
+		cut := excerptString
+		for cut > 0 && !utf8.RuneStart(x[cut]) {
+			cut--
+		}
+		fmt.Fprintf(b, "%s… (%d more bytes)", quoteString(x[:cut]), len(x)-cut)
+	case []Value:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if i == excerptItems || b.Len() > excerptTotal {
+				fmt.Fprintf(b, "… (%d more)", len(x)-i)
+				break
+			}
+			writeExcerpt(b, e)
+		}
+		b.WriteByte(']')
+	case *Context:
+		b.WriteByte('{')
+		for i, k := range x.keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if i == excerptItems || b.Len() > excerptTotal {
+				fmt.Fprintf(b, "… (%d more)", len(x.keys)-i)
+				break
+			}
+			writeKey(b, k)
+			b.WriteString(": ")
+			writeExcerpt(b, x.vals[i])
+		}
+		b.WriteByte('}')
+	default:
+		writeValue(b, v, true)
+	}
+}
+
+// writeKey writes a context key, quoted unless it is a plain name.
+func writeKey(b *strings.Builder, k string) {
+	if isPlainName(k) {
+		b.WriteString(k)
+	} else {
+		b.WriteString(quoteString(k))
+	}
+}
+
 func writeValue(b *strings.Builder, v Value, quote bool) {
 	switch x := v.(type) {
 	case nil:
@@ -252,11 +328,7 @@ func writeValue(b *strings.Builder, v Value, quote bool) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			if isPlainName(k) {
-				b.WriteString(k)
-			} else {
-				b.WriteString(quoteString(k))
-			}
+			writeKey(b, k)
 			b.WriteString(": ")
 			writeValue(b, x.vals[i], true)
 		}

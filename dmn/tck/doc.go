@@ -9,7 +9,11 @@
 //
 // The suite's own test (go test -v ./dmn/tck) runs compliance levels 2 and
 // 3 from ../shared/testsuites/dmn-tck (REGELKIT_DMN_TCK overrides), prints
-// "dmn-tck cl2: N passed, M failed" and "dmn-tck cl3: …", fails when a
-// count drops below dmn/testdata/tck-floor.txt, and writes the results CSV
-// when REGELKIT_DMN_TCK_CSV names a file.
+// "dmn-tck cl2: N passed, M failed", "dmn-tck cl3: …" and "dmn-tck all:
+// P/T", and writes the results CSV when REGELKIT_DMN_TCK_CSV names a file.
+// The floor files testdata/passing-cl2.txt and passing-cl3.txt list the
+// test cases that pass, one "folder file id" per line: one listed that
+// fails (or no longer runs) fails the test, one that passes unlisted is
+// printed as newly passing; go test ./dmn/tck -run TCK -update rewrites
+// them. Today every one of the 3391 test cases passes.
 package tck

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/regelkit/regelkit/dmn/feel"
 	"github.com/regelkit/regelkit/engine"
 )
 
@@ -42,6 +43,10 @@ type Options struct {
 	// MaxDeployments bounds the number of deployments held, in the same
 	// way. 0: DefaultMaxDeployments; negative: no bound.
 	MaxDeployments int
+	// Limits bound each evaluation's FEEL work (zero fields take
+	// feel.DefaultLimits); one that exceeds them fails with an
+	// *engine.EvaluationError wrapping the *feel.LimitError.
+	Limits feel.Limits
 }
 
 // Engine is the embedded decision engine. It implements engine.Engine

@@ -39,7 +39,7 @@ func (e *Engine) EvaluateDefinition(ctx context.Context, id string, vars engine.
 const smallInputs = 16
 
 func (e *Engine) evaluate(ctx context.Context, d *definition, vars engine.Variables) (engine.Result, error) {
-	opts := dmn.EvalOptions{}
+	opts := dmn.EvalOptions{Limits: e.opts.Limits}
 	if e.opts.Now != nil {
 		opts.Now = e.opts.Now()
 	}

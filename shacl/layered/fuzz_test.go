@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -19,6 +20,11 @@ func FuzzCheckTurtle(f *testing.F) {
 		}
 		f.Add(string(data))
 	}
+	// Many values of one property (the quadratic output of issue 14) and
+	// a hasPart list long enough to suspend conformance checks.
+	f.Add(manyTitles(300))
+	f.Add(`@prefix cprmv: <https://standaarden.open-regels.nl/standards/cprmv/0.4.1#> .
+<https://example.org/r> a cprmv:Rule ; cprmv:id "r" ; cprmv:hasPart (` + strings.Repeat(" <https://example.org/r>", 2000) + ` "x" ) .`)
 	c := builtin(f)
 	f.Fuzz(func(t *testing.T, content string) {
 		r, err := c.CheckTurtle(context.Background(), content)

@@ -69,12 +69,22 @@ type layer struct {
 	validator  *shacl.Validator // nil when the layer is not loaded
 }
 
-// New loads and compiles every shape set. A set without shape files is
-// kept as a layer that is not loaded: it reports no issues and makes every
-// result invalid (fail closed). New always returns a usable Checker; the
+// Options configure a Checker.
+type Options struct {
+	// Limits bound the validation of each layer (each layer's Validate
+	// call separately); the zero value takes shacl.DefaultLimits.
+	Limits shacl.Limits
+}
+
+// New loads and compiles every shape set with the default Options. A set
+// without shape files is kept as a layer that is not loaded: it reports no
+// issues and makes every result invalid (fail closed). New always returns a usable Checker; the
 // error, when not nil, names every set whose files could not be read,
 // parsed or compiled (those layers are not loaded either).
-func New(sets []ShapeSet) (*Checker, error) {
+func New(sets []ShapeSet) (*Checker, error) { return NewWith(sets, Options{}) }
+
+// NewWith is New with options.
+func NewWith(sets []ShapeSet, opt Options) (*Checker, error) {
 	c := &Checker{locations: graph.NewPrefixes(
 		"foaf", "http://xmlns.com/foaf/0.1/",
 		"skos", "http://www.w3.org/2004/02/skos/core#",
@@ -85,7 +95,7 @@ func New(sets []ShapeSet) (*Checker, error) {
 	)}
 	var errs []error
 	for _, set := range sets {
-		v, err := loadSet(set)
+		v, err := loadSet(set, opt)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("layered: shape set %s: %w", set.Key, err))
 		}
@@ -97,9 +107,12 @@ func New(sets []ShapeSet) (*Checker, error) {
 // Builtin returns a Checker over the embedded shape sets.
 func Builtin() (*Checker, error) { return New(BuiltinSets()) }
 
+// BuiltinWith returns a Checker over the embedded shape sets with options.
+func BuiltinWith(opt Options) (*Checker, error) { return NewWith(BuiltinSets(), opt) }
+
 // loadSet parses every *.ttl file of the set into one shapes graph and
 // compiles it; nil without error when there is no file.
-func loadSet(set ShapeSet) (*shacl.Validator, error) {
+func loadSet(set ShapeSet, opt Options) (*shacl.Validator, error) {
 	if set.Files == nil {
 		return nil, nil
 	}
@@ -126,7 +139,7 @@ func loadSet(set ShapeSet) (*shacl.Validator, error) {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}
-	return shacl.Compile(g)
+	return shacl.CompileWith(g, shacl.Options{Limits: opt.Limits})
 }
 
 // State is the load state of the layers, for the health endpoint.
@@ -193,29 +206,41 @@ func (c *Checker) newResult() *Result {
 }
 
 // Check validates a data graph against every loaded layer (each layer's
-// shapes separately, in parallel) and converts the results to issues.
+// shapes separately, in parallel) and converts the results to issues. The
+// error is the context's, or a *shacl.LimitError when a layer's
+// validation reached one of the Limits (the first layer's, in layer
+// order).
 func (c *Checker) Check(ctx context.Context, data *graph.Graph) (*Result, error) {
 	res := c.newResult()
 	reports := make([]*shacl.Report, len(c.layers))
 	errs := make([]error, len(c.layers))
+	// The first layer to fail stops the others: the result is lost anyway.
+	vctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var wg sync.WaitGroup
 	for i, l := range c.layers {
 		if l.validator == nil {
 			continue
 		}
-		wg.Go(func() { reports[i], errs[i] = l.validator.Validate(ctx, data) })
+		wg.Go(func() {
+			if reports[i], errs[i] = l.validator.Validate(vctx, data); errs[i] != nil {
+				cancel()
+			}
+		})
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
+	for _, err := range errs {
+		// Skip the layers stopped above, to report what stopped the first.
+		if err != nil && (ctx.Err() != nil || !errors.Is(err, context.Canceled)) {
+			return nil, err
+		}
 	}
 	for i, rep := range reports {
 		if rep == nil {
 			continue
 		}
-		for _, r := range rep.Results {
-			is := c.issue(data, r)
-			res.Layers[i].Issues = append(res.Layers[i].Issues, is)
+		res.Layers[i].Issues = append(res.Layers[i].Issues, c.issues(data, rep.Results)...)
+		for _, is := range res.Layers[i].Issues {
 			switch is.Severity {
 			case SeverityWarning:
 				res.Summary.Warnings++

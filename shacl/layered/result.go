@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/regelkit/regelkit/shacl"
@@ -92,11 +93,59 @@ type Issue struct {
 	// Location is the focus node and, for property shapes, the compact
 	// path: "https://example.org/org/1 foaf:homepage".
 	Location string `json:"location,omitempty"`
+	// Truncated counts the values on the path that the message leaves
+	// out: it quotes at most MaxQuotedValues of them, each cut to
+	// MaxQuotedRunes characters.
+	Truncated int `json:"truncated,omitempty"`
 }
 
-// issue converts one validation result (explorer notes §6.5).
-func (c *Checker) issue(data *graph.Graph, r shacl.Result) Issue {
-	is := Issue{Severity: severity(r.Severity), Code: code(r)}
+// Bounds of what an issue message quotes, so that the output stays linear
+// in the input whatever the data.
+const (
+	MaxQuotedValues = 20
+	MaxQuotedRunes  = 200
+	// maxLocationRunes bounds the focus node in a location.
+	maxLocationRunes = 500
+)
+
+// issues converts the results of one layer (explorer notes §6.5). Results
+// that say the same thing about different values — one per-value
+// constraint (sh:datatype, sh:class, ...) of one shape, on one focus node
+// and path — become one issue: its message lists the values anyway, and a
+// property with 5,000 bad values would otherwise repeat that list 5,000
+// times.
+func (c *Checker) issues(data *graph.Graph, results []shacl.Result) []Issue {
+	type key struct {
+		shape, component graph.Term
+		location         string
+	}
+	var out []Issue
+	seen := map[key]bool{}
+	for _, r := range results {
+		loc := c.location(r)
+		if !r.Value.IsZero() {
+			k := key{r.Shape, r.Component, loc}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+		}
+		out = append(out, c.issue(data, r, loc))
+	}
+	return out
+}
+
+func (c *Checker) location(r shacl.Result) string {
+	loc := excerpt(render(r.Focus), maxLocationRunes)
+	if r.Path != nil {
+		loc += " " + r.Path.Format(c.locations)
+	}
+	return loc
+}
+
+// issue converts one validation result.
+func (c *Checker) issue(data *graph.Graph, r shacl.Result, location string) Issue {
+	is := Issue{Severity: severity(r.Severity), Code: code(r), Location: location}
 	var msgs []string
 	for _, m := range r.Messages {
 		msgs = append(msgs, m.Value)
@@ -105,20 +154,52 @@ func (c *Checker) issue(data *graph.Graph, r shacl.Result) Issue {
 	if is.Message == "" {
 		is.Message = is.Code
 	}
-	is.Location = render(r.Focus)
 	if r.Path != nil {
-		is.Location += " " + r.Path.Format(c.locations)
-		// Cardinality and uniqueness findings are only actionable with every
-		// value in view: list them all, never truncated.
+		// Cardinality and uniqueness findings are only actionable with the
+		// values in view: list them, up to MaxQuotedValues, and count the
+		// rest.
 		if vals := r.Path.Values(data, r.Focus); len(vals) > 1 {
-			parts := make([]string, len(vals))
-			for i, v := range vals {
-				parts[i] = render(v)
+			var b strings.Builder
+			fmt.Fprintf(&b, " Found %d values: ", len(vals))
+			for i, v := range vals[:min(len(vals), MaxQuotedValues)] {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(excerpt(render(v), MaxQuotedRunes))
 			}
-			is.Message += fmt.Sprintf(" Found %d values: %s.", len(vals), strings.Join(parts, ", "))
+			if rest := len(vals) - MaxQuotedValues; rest > 0 {
+				b.WriteString(", … and " + thousands(rest) + " more")
+				is.Truncated = rest
+			}
+			b.WriteByte('.')
+			is.Message += b.String()
 		}
 	}
 	return is
+}
+
+// excerpt cuts s to at most n characters, marking a cut with "…".
+func excerpt(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := 0
+	for pos := range s {
+		if i == n-1 {
+			return s[:pos] + "…"
+		}
+		i++
+	}
+	return s
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 func severity(t graph.Term) string {

@@ -4,10 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -38,6 +39,7 @@ func rdfTestsDir(t *testing.T) string {
 
 // suiteTest is one entry of a manifest.
 type suiteTest struct {
+	id             string // the entry IRI's fragment, e.g. "turtle-syntax-file-01"
 	name, kind     string // kind: the rdft: type's local name
 	action, result string // file paths
 	base           string // base IRI for the action
@@ -79,6 +81,10 @@ func readManifest(t *testing.T, dir string) []suiteTest {
 		var st suiteTest
 		if n, ok := g.Object(e, IRI(mf+"name")); ok {
 			st.name = n.Value
+		}
+		st.id = st.name
+		if i := strings.LastIndexByte(e.Value, '#'); i >= 0 && e.Kind == KindIRI {
+			st.id = e.Value[i+1:]
 		}
 		if k, ok := g.Object(e, IRI(RDFType)); ok {
 			st.kind = strings.TrimPrefix(k.Value, rdft)
@@ -149,56 +155,76 @@ var suites = []struct {
 	{"nquads", "rdf-n-quads", NQuads},
 }
 
-func readFloors(t *testing.T) map[string]int {
+var writePassing = flag.Bool("conformance.write", false, "rewrite testdata/conformance/<suite>.txt with the ids of the tests that pass")
+
+// checkPassing compares the ids of the passing tests of one suite with the
+// list in testdata/conformance/<suite>.txt (one id per line, sorted): a
+// listed test that fails or is missing fails the run, a passing test not
+// listed is printed so that it can be added (-conformance.write).
+func checkPassing(t *testing.T, suite string, passing []string, all map[string]bool) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "conformance-floor.txt"))
+	path := filepath.Join("testdata", "conformance", suite+".txt")
+	slices.Sort(passing)
+	if *writePassing {
+		if err := os.WriteFile(path, []byte(strings.Join(passing, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	data, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v (write it with -conformance.write)", err)
 	}
-	floors := map[string]int{}
-	for _, line := range strings.Split(string(data), "\n") {
-		fields := strings.Fields(line)
-		if len(fields) != 2 || strings.HasPrefix(line, "#") {
-			continue
+	listed := map[string]bool{}
+	for _, id := range strings.Fields(string(data)) {
+		listed[id] = true
+		switch {
+		case !all[id]:
+			t.Errorf("%s: listed test %s is not in the suite", suite, id)
+		case !slices.Contains(passing, id):
+			t.Errorf("%s: listed test %s fails", suite, id)
 		}
-		n, err := strconv.Atoi(fields[1])
-		if err != nil {
-			t.Fatalf("floor file: %q: %v", line, err)
-		}
-		floors[fields[0]] = n
 	}
-	return floors
+	for _, id := range passing {
+		if !listed[id] {
+			msg := fmt.Sprintf("%s: %s passes and is not listed in %s", suite, id, path)
+			t.Log(msg)
+			if testing.Verbose() {
+				fmt.Println(msg)
+			}
+		}
+	}
 }
 
 // TestConformance runs the W3C RDF 1.1 Turtle, N-Triples, TriG and N-Quads
-// suites and fails when a suite's pass count is below its floor.
+// suites and fails when a test listed in testdata/conformance/<suite>.txt
+// fails.
 func TestConformance(t *testing.T) {
 	root := rdfTestsDir(t)
-	floors := readFloors(t)
 	for _, s := range suites {
 		t.Run(s.name, func(t *testing.T) {
 			tests := readManifest(t, filepath.Join(root, "rdf", "rdf11", s.dir))
-			passed, failed := 0, 0
+			var passing []string
+			all := map[string]bool{}
+			failed := 0
 			for _, st := range tests {
+				if all[st.id] {
+					t.Fatalf("%s: two tests with id %s", s.name, st.id)
+				}
+				all[st.id] = true
 				if err := runSuiteTest(st, s.format); err != nil {
 					failed++
 					t.Logf("FAIL %s (%s): %v", st.name, st.kind, err)
 					continue
 				}
-				passed++
+				passing = append(passing, st.id)
 			}
-			summary := fmt.Sprintf("%s: %d passed, %d failed", s.name, passed, failed)
+			summary := fmt.Sprintf("%s: %d passed, %d failed", s.name, len(passing), failed)
 			t.Log(summary)
 			if testing.Verbose() {
 				fmt.Println(summary)
 			}
-			floor, ok := floors[s.name]
-			if !ok {
-				t.Fatalf("no floor for %s in testdata/conformance-floor.txt", s.name)
-			}
-			if passed < floor {
-				t.Errorf("%s: %d passed, below the floor of %d", s.name, passed, floor)
-			}
+			checkPassing(t, s.name, passing, all)
 		})
 	}
 }

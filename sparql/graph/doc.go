@@ -124,12 +124,25 @@
 //
 //	go run ./sparql/graph/internal/knakkcompare /tmp/bench.ttl
 //
+// # Nesting
+//
+// Every recursive syntax stops at 10,000 levels with a positioned
+// *ParseError ("nested deeper than 10000 levels"): Turtle and TriG
+// collections and blank-node property lists, RDF/XML elements (node and
+// property elements, parseType Resource and Collection), and JSON-LD
+// objects and arrays, whose depth is checked before json-gold, which
+// recurses, sees the document. N-Triples and N-Quads are flat. Walks of
+// rdf:first/rdf:rest chains (List, the Turtle writer's collections) are
+// iterative and detect cycles.
+//
 // # Conformance
 //
 // TestConformance runs the W3C RDF 1.1 suites from ../shared/testsuites/
 // rdf-tests (REGELKIT_RDF_TESTS names another copy), evaluation results
-// compared as isomorphic graphs or datasets, and fails below the floors in
-// testdata/conformance-floor.txt:
+// compared as isomorphic graphs or datasets. testdata/conformance/<suite>.txt
+// lists the ids of the tests that pass, one per line, sorted: a listed test
+// that fails fails the run, and a passing test that is not listed is
+// printed (-conformance.write rewrites the lists):
 //
 //	go test ./sparql/graph -run TestConformance -v
 //	turtle: 313 passed, 0 failed

@@ -27,6 +27,20 @@ var trigSeeds = []string{
 	"<g> { <s> <p> <o> ",
 }
 
+// addDeepSeeds adds the documents of deepDocs in format f: nested just
+// beyond the parsers' limit, and moderately deep ones that parse.
+func addDeepSeeds(f *testing.F, formats ...Format) {
+	for _, n := range []int{maxNesting + 2, 200} {
+		for _, d := range deepDocs(n) {
+			for _, want := range formats {
+				if d.format == want {
+					f.Add(d.src)
+				}
+			}
+		}
+	}
+}
+
 // addSuiteSeeds adds the files of a W3C suite folder, when present.
 func addSuiteSeeds(f *testing.F, dir, ext string) {
 	root := os.Getenv("REGELKIT_RDF_TESTS")
@@ -65,6 +79,7 @@ func FuzzTurtle(f *testing.F) {
 		f.Add(s)
 	}
 	addSuiteSeeds(f, "rdf-turtle", ".ttl")
+	addDeepSeeds(f, Turtle)
 	f.Fuzz(func(t *testing.T, src string) {
 		pfx := NewPrefixes()
 		d, err := ParseDataset(strings.NewReader(src), Turtle, ParseOptions{Base: fuzzBase, Prefixes: pfx})
@@ -88,6 +103,7 @@ func FuzzTriG(f *testing.F) {
 		f.Add(s)
 	}
 	addSuiteSeeds(f, "rdf-trig", ".trig")
+	addDeepSeeds(f, TriG)
 	f.Fuzz(func(t *testing.T, src string) {
 		d, err := ParseDataset(strings.NewReader(src), TriG, ParseOptions{Base: fuzzBase})
 		if err != nil {
@@ -127,6 +143,7 @@ func FuzzRDFXML(f *testing.F) {
   <ex:T rdf:about="s" ex:a="v"><ex:p rdf:parseType="Resource"><ex:q xml:lang="nl">x</ex:q></ex:p>
   <ex:l rdf:parseType="Literal"><b>bold</b></ex:l><ex:c rdf:parseType="Collection"><rdf:Description/></ex:c>
   <rdf:li rdf:ID="r">1</rdf:li></ex:T></rdf:RDF>`)
+	addDeepSeeds(f, RDFXML)
 	f.Fuzz(func(t *testing.T, src string) {
 		d, err := ParseDataset(strings.NewReader(src), RDFXML, ParseOptions{Base: fuzzBase})
 		if err != nil {
@@ -139,6 +156,7 @@ func FuzzRDFXML(f *testing.F) {
 func FuzzJSONLD(f *testing.F) {
 	f.Add(`{"@context": {"ex": "http://example.org/"}, "@id": "ex:s", "ex:p": [{"@value": "x", "@language": "nl"}, {"@id": "_:b"}]}`)
 	f.Add(`{"@graph": [{"@id": "http://s", "http://p": {"@list": [1, 2.5, true]}}], "@id": "http://g"}`)
+	addDeepSeeds(f, JSONLD)
 	f.Fuzz(func(t *testing.T, src string) {
 		d, err := ParseDataset(strings.NewReader(src), JSONLD, ParseOptions{Base: fuzzBase})
 		if err != nil {

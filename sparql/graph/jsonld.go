@@ -59,8 +59,12 @@ func jsonldError(err error) error {
 }
 
 // decodeJSON decodes a whole JSON document, reporting syntax errors with
-// line and column.
+// line and column. A document nested deeper than maxNesting is refused
+// before decoding: the JSON-LD processor walks the document recursively.
 func decodeJSON(data []byte) (any, error) {
+	if off := jsonTooDeep(data, maxNesting); off >= 0 {
+		return nil, positionedJSONError(data, off, fmt.Sprintf("JSON: objects and arrays nested deeper than %d levels", maxNesting))
+	}
 	var doc any
 	dec := json.NewDecoder(bytes.NewReader(data))
 	err := dec.Decode(&doc)
@@ -79,6 +83,35 @@ func decodeJSON(data []byte) (any, error) {
 		return nil, positionedJSONError(data, int64(len(data)), "JSON: unexpected end of input")
 	}
 	return nil, &ParseError{Msg: "JSON: " + err.Error()}
+}
+
+// jsonTooDeep returns the offset of the first '{' or '[' that opens
+// level limit+1, or -1. It only counts brackets outside strings; whether
+// the text is JSON at all is the decoder's business.
+func jsonTooDeep(data []byte, limit int) int64 {
+	depth, inString, escaped := 0, false, false
+	for i, c := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			if depth++; depth > limit {
+				return int64(i)
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return -1
 }
 
 func positionedJSONError(data []byte, off int64, msg string) error {

@@ -35,6 +35,11 @@ type blankUse struct {
 	graphName bool // it names a graph
 	written   bool // written already (as a subject or inline)
 	demoted   bool // an inline candidate that gets a label after all
+	// notList: a collection walk through it failed. Failures are final
+	// (nodes only ever become written or demoted), so no walk need pass
+	// it again: without this, every node of a long cyclic rdf:rest chain
+	// would walk the whole chain, quadratic work.
+	notList bool
 }
 
 // use returns the record of blank node t, or nil for other terms.
@@ -288,8 +293,15 @@ func (tw *ttlWriter) object(o Term, indent, depth int) {
 func (tw *ttlWriter) collection(head Term) (items, nodes []Term, ok bool) {
 	first, rest, nilT := IRI(RDFFirst), IRI(RDFRest), IRI(RDFNil)
 	seen := map[Term]bool{}
+	defer func() {
+		if !ok {
+			for n := range seen {
+				tw.use(n).notList = true
+			}
+		}
+	}()
 	for n := head; n != nilT; {
-		if !tw.inline(n) || tw.written(n) || seen[n] {
+		if !tw.inline(n) || tw.written(n) || seen[n] || tw.use(n).notList {
 			return nil, nil, false
 		}
 		seen[n] = true

@@ -50,8 +50,10 @@
 // int64 with an apd decimal fallback (34 digits) and on float64. REGEX
 // and REPLACE read their XPath patterns and flags with xsdregexp.Compile
 // (also SHACL's sh:pattern and FEEL's matches), compiled once when pattern
-// and flags are constants; REPLACE turns $n into Go's ${n}, or with the q flag uses the
-// replacement as is.
+// and flags are constants; REPLACE expands $n as XPath's fn:replace does
+// (xsdregexp's ReplaceAll), or with the q flag uses the replacement as is.
+// A back-reference pattern that backtracks past its match time limit ends
+// the query with the *xsdregexp.LimitError.
 //
 // # Conformance
 //

@@ -14,7 +14,6 @@ import (
 	"math"
 	mrand "math/rand/v2"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -37,7 +36,7 @@ type cexpr struct {
 	args  []*cexpr
 	exist op
 	not   bool
-	re    *regexp.Regexp // constant REGEX/REPLACE pattern
+	re    *xsdregexp.Regexp // constant REGEX/REPLACE pattern
 	reErr bool
 	// constID caches the id of a constant within one execution
 	constID  uint32
@@ -593,7 +592,11 @@ func (x *exec) call(e *cexpr, a []graph.Term) (graph.Term, error) {
 		if err != nil {
 			return fail, err
 		}
-		return boolTerm(re.MatchString(a[0].Value)), nil
+		ok, err := re.MatchString(a[0].Value)
+		if err != nil {
+			return fail, x.regexFail(err)
+		}
+		return boolTerm(ok), nil
 	case "REPLACE":
 		if !isStringLit(a[0]) || !isSimple(a[2]) {
 			return fail, errType
@@ -602,15 +605,11 @@ func (x *exec) call(e *cexpr, a []graph.Term) (graph.Term, error) {
 		if err != nil {
 			return fail, err
 		}
-		if re.MatchString("") {
-			return fail, errType // XPath forbids patterns matching the empty string
+		out, err := re.ReplaceAll(a[0].Value, a[2].Value)
+		if err != nil {
+			return fail, x.regexFail(err)
 		}
-		if len(a) > 3 && strings.ContainsRune(a[3].Value, 'q') {
-			// with q the replacement is used as is: no $n, no escapes
-			return strLike(a[0], re.ReplaceAllLiteralString(a[0].Value, a[2].Value)), nil
-		}
-		repl := convertReplacement(a[2].Value)
-		return strLike(a[0], re.ReplaceAllString(a[0].Value, repl)), nil
+		return strLike(a[0], out), nil
 	}
 	if strings.HasPrefix(e.op, graph.XSD) {
 		if len(a) != 1 {
@@ -621,7 +620,7 @@ func (x *exec) call(e *cexpr, a []graph.Term) (graph.Term, error) {
 	return fail, errType
 }
 
-func (e *cexpr) regex(a []graph.Term, pi, fi int) (*regexp.Regexp, error) {
+func (e *cexpr) regex(a []graph.Term, pi, fi int) (*xsdregexp.Regexp, error) {
 	if e.re != nil {
 		return e.re, nil
 	}
@@ -645,34 +644,16 @@ func (e *cexpr) regex(a []graph.Term, pi, fi int) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-// convertReplacement turns XPath $n references into Go's ${n}.
-func convertReplacement(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\\' && i+1 < len(s) {
-			i++
-			if s[i] == '$' {
-				b.WriteString("$$")
-			} else {
-				b.WriteByte(s[i])
-			}
-			continue
-		}
-		if c == '$' {
-			j := i + 1
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-				j++
-			}
-			if j > i+1 {
-				b.WriteString("${" + s[i+1:j] + "}")
-				i = j - 1
-				continue
-			}
-		}
-		b.WriteByte(c)
+// regexFail ends the query with a regular expression's budget error (a
+// back-reference match past its MatchTimeout); other errors (a pattern
+// matching the empty string, a bad replacement) are expression errors.
+func (x *exec) regexFail(err error) error {
+	var le *xsdregexp.LimitError
+	if errors.As(err, &le) {
+		x.fail(err)
+		return err
 	}
-	return b.String()
+	return errType
 }
 
 func langMatches(tag, rng string) bool {

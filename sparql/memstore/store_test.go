@@ -73,9 +73,9 @@ func TestQueryFeatures(t *testing.T) {
 		{`SELECT ?b WHERE { BIND(REGEX("a\rb", "a.b") AS ?b) }`, "b", "false"},
 		{`SELECT ?b WHERE { BIND(REGEX("a\rb", "a.b", "s") AS ?b) }`, "b", "true"},
 		{`SELECT ?b WHERE { BIND(REGEX("a", "a", "g") AS ?b) }`, "b", "-"},
-		{`SELECT ?b WHERE { BIND(REGEX("aa", "(a)\\1") AS ?b) }`, "b", "-"},
+		{`SELECT ?b WHERE { BIND(REGEX("aa", "(a)\\1") AS ?b) }`, "b", "true"},                     // a back reference runs on regexp2
 		{`SELECT ?b WHERE { VALUES ?p { "^\\d$" } BIND(REGEX("\u0663", ?p) AS ?b) }`, "b", "true"}, // a pattern known only per row
-		{`SELECT ?b WHERE { VALUES ?p { "(a)\\1" } BIND(REGEX("aa", ?p) AS ?b) }`, "b", "-"},
+		{`SELECT ?b WHERE { VALUES ?p { "(a)\\1" "\\1(a)" } BIND(REGEX("aa", ?p) AS ?b) }`, "b", "true -"},
 		{`SELECT ?b WHERE { VALUES ?f { "i" "g" } BIND(REGEX("A", "a", ?f) AS ?b) }`, "b", "true -"},
 		{`SELECT ?d WHERE { BIND(10/4 AS ?d) }`, "d", "2.5"},
 		{`SELECT ?h WHERE { BIND(SHA256("abc") AS ?h) }`, "h", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},

@@ -10,28 +10,12 @@ import (
 	"unicode/utf8"
 )
 
-// Compile compiles an XPath regular expression with the flags of XPath's
-// fn:matches to Go's RE2, as FEEL's matches, replace and split, SPARQL's
-// REGEX and REPLACE and SHACL's sh:pattern with sh:flags require. The flags are s (the dot matches every
-// character; without it neither \n nor \r), m (^ and $ match at line
-// breaks), i (case-insensitive), x (white space outside character classes
-// is removed first) and q (the pattern is a literal string; q leaves i in
-// force and switches m, s and x off); each may repeat, in any order.
-//
-// The pattern language is XML Schema's with XPath's additions (^ and $
-// anchors, reluctant quantifiers, (?: groups). Where XML Schema reads a
-// construct differently from RE2 the pattern is rewritten: \d is any
-// Unicode digit, \w any letter, mark, number or symbol, \s only space, tab,
-// CR and LF; \i and \c are XML name characters; \p{IsGreek} is a Unicode
-// block; [a-z-[aeiou]] subtracts one class from another. Back references
-// (\1) are valid XPath that RE2 cannot run: the error wraps ErrUnsupported.
-// Constructs XPath does not know (\b, \Q, (?i), [[:alpha:]]) are errors
-// rather than quietly taking their RE2 meaning.
-//
-// Every error is an *Error naming the flag or the part of the pattern at
-// fault.
-func Compile(pattern, flags string) (*regexp.Regexp, error) {
-	var dotAll, multiLine, foldCase, spaces, literal bool
+// translate reads flags and pattern and returns the pattern rewritten for
+// RE2 (or, when it has back references, for regexp2), the number of
+// capturing groups, whether it has back references and whether q made it a
+// literal.
+func translate(pattern, flags string) (body string, groups int, backrefs, literal bool, err *Error) {
+	var dotAll, multiLine, foldCase, spaces bool
 	for _, f := range flags {
 		switch f {
 		case 's':
@@ -45,13 +29,12 @@ func Compile(pattern, flags string) (*regexp.Regexp, error) {
 		case 'q':
 			literal = true
 		default:
-			return nil, &Error{Pattern: pattern, Msg: fmt.Sprintf("unknown flag %q in flags %q", f, flags)}
+			return "", 0, false, false, &Error{Pattern: pattern, Msg: fmt.Sprintf("unknown flag %q in flags %q", f, flags)}
 		}
 	}
 	if !utf8.ValidString(pattern) {
-		return nil, &Error{Pattern: pattern, Msg: "the pattern is not valid UTF-8"}
+		return "", 0, false, false, &Error{Pattern: pattern, Msg: "the pattern is not valid UTF-8"}
 	}
-	var body string
 	if literal {
 		dotAll, multiLine = false, false
 		body = regexp.QuoteMeta(pattern)
@@ -60,12 +43,12 @@ func Compile(pattern, flags string) (*regexp.Regexp, error) {
 		if spaces {
 			src = stripSpace(src)
 		}
-		t := &translator{src: []rune(src), dotAll: dotAll}
+		t := &translator{src: []rune(src), dotAll: dotAll, multiLine: multiLine}
 		if err := t.translate(); err != nil {
 			err.Pattern = pattern
-			return nil, err
+			return "", 0, false, false, err
 		}
-		body = t.out.String()
+		body, groups, backrefs = t.out.String(), len(t.closed), t.backrefs
 	}
 	prefix := ""
 	if foldCase {
@@ -80,30 +63,21 @@ func Compile(pattern, flags string) (*regexp.Regexp, error) {
 	if prefix != "" {
 		body = "(?" + prefix + ")" + body
 	}
-	re, err := regexp.Compile(body)
-	if err != nil {
-		msg := err.Error()
-		var se *syntax.Error
-		if errors.As(err, &se) {
-			msg = se.Code.String()
-			if se.Expr != "" && strings.Contains(pattern, se.Expr) {
-				msg += ": " + se.Expr
-			}
-		}
-		return nil, &Error{Pattern: pattern, Msg: msg, Err: err}
-	}
-	return re, nil
+	return body, groups, backrefs, literal, nil
 }
 
 // Error is the error Compile returns: an unknown flag, a pattern XPath
-// rejects, or one that uses a feature RE2 cannot express. Msg names the
-// flag or the part of the pattern at fault.
+// rejects, or one that uses a feature this package cannot express; and the
+// error ReplaceAll and Split return for a pattern that matches the empty
+// string or an invalid replacement. Msg names the flag or the part of the
+// pattern at fault.
 type Error struct {
 	Pattern string // as given to Compile
 	Msg     string
-	// Err is ErrUnsupported for valid XPath that RE2 cannot run (a back
-	// reference, a Unicode block this package does not know), RE2's
-	// *syntax.Error when RE2 rejected the rewritten pattern, else nil.
+	// Err is ErrUnsupported for valid XPath that cannot run (a Unicode
+	// block this package does not know), RE2's *syntax.Error when RE2
+	// rejected the rewritten pattern, regexp2's error when regexp2 rejected
+	// a pattern with back references, else nil.
 	Err error
 }
 
@@ -116,9 +90,8 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// ErrUnsupported is wrapped by an *Error for a valid XPath pattern that RE2
-// cannot run: a back reference, or a Unicode block this package does not
-// know. It is this package's own sentinel, not graph.ErrUnsupported: the
+// ErrUnsupported is wrapped by an *Error for a valid XPath pattern that
+// cannot run: a Unicode block this package does not know. It is this package's own sentinel, not graph.ErrUnsupported: the
 // package imports nothing outside the standard library.
 var ErrUnsupported = errors.New("xsdregexp: unsupported")
 
@@ -227,10 +200,14 @@ var singleCharEscapes = map[rune]rune{
 // translator rewrites an XPath pattern (after x-flag stripping) into
 // RE2 syntax in one left-to-right pass.
 type translator struct {
-	src    []rune
-	i      int
-	dotAll bool
-	out    strings.Builder
+	src       []rune
+	i         int
+	dotAll    bool
+	multiLine bool
+	out       strings.Builder
+	open      []int  // capturing groups opened and not yet closed, by number
+	closed    []bool // closed[n-1]: group n has closed
+	backrefs  bool   // the pattern has a back reference
 }
 
 // invalidPattern is an error for a pattern XPath rejects; the caller fills
@@ -248,6 +225,12 @@ func (t *translator) translate() *Error {
 	for t.i < len(t.src) {
 		switch r := t.src[t.i]; r {
 		case '\\':
+			if t.i+1 < len(t.src) && t.src[t.i+1] >= '1' && t.src[t.i+1] <= '9' {
+				if err := t.backref(); err != nil {
+					return err
+				}
+				continue
+			}
 			single, esc, err := t.escape()
 			if err != nil {
 				return err
@@ -280,15 +263,61 @@ func (t *translator) translate() *Error {
 				}
 				t.out.WriteString("(?:")
 				t.i += 3
+				t.open = append(t.open, 0)
 				continue
 			}
+			t.closed = append(t.closed, false)
+			t.open = append(t.open, len(t.closed))
 			t.out.WriteByte('(')
+			t.i++
+		case ')':
+			if n := len(t.open); n > 0 {
+				if g := t.open[n-1]; g > 0 {
+					t.closed[g-1] = true
+				}
+				t.open = t.open[:n-1]
+			}
+			t.out.WriteByte(')')
+			t.i++
+		case '$':
+			// XPath's $ without m is the very end; RE2's $ is too, but
+			// regexp2's also matches before a final newline. \z means the
+			// end to both.
+			if t.multiLine {
+				t.out.WriteByte('$')
+			} else {
+				t.out.WriteString(`\z`)
+			}
 			t.i++
 		default:
 			t.out.WriteRune(r)
 			t.i++
 		}
 	}
+	return nil
+}
+
+// backref reads the back reference at t.i (a backslash and a digit 1-9):
+// as XPath reads it, the number takes as many digits as keep it within the
+// capturing groups opened so far, and its group must have closed.
+func (t *translator) backref() *Error {
+	j := t.i + 1
+	n := int(t.src[j] - '0')
+	j++
+	for j < len(t.src) && t.src[j] >= '0' && t.src[j] <= '9' {
+		m := n*10 + int(t.src[j]-'0')
+		if m > len(t.closed) {
+			break
+		}
+		n = m
+		j++
+	}
+	if n > len(t.closed) || !t.closed[n-1] {
+		return invalidPattern(`back reference \%d refers to no group closed before it`, n)
+	}
+	t.backrefs = true
+	fmt.Fprintf(&t.out, `\k<%d>`, n)
+	t.i = j
 	return nil
 }
 
@@ -309,7 +338,7 @@ func (t *translator) escape() (single rune, esc *classEscape, err *Error) {
 	}
 	switch {
 	case c >= '1' && c <= '9':
-		return 0, nil, unsupportedPattern(`back reference \%c`, c)
+		return 0, nil, invalidPattern(`back reference \%c inside a character class`, c)
 	case c == 'p' || c == 'P':
 		if t.i+2 >= len(t.src) || t.src[t.i+2] != '{' {
 			return 0, nil, invalidPattern(`\%c must be followed by {name}`, c)

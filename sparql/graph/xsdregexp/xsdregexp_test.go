@@ -191,6 +191,21 @@ func TestCompileMatches(t *testing.T) {
 		{"^[2-8][0-9]*$", "", "42", true},
 		{"Aldi", "i", "ALDI", true},
 		{"[^a-z0-9]", "", "-", true},
+
+		// back references, which run on the backtracking engine
+		{`^(a)\1$`, "", "aa", true},
+		{`^(a)\1$`, "", "ab", false},
+		{`(a)\1`, "i", "aA", true}, // DMN TCK K2-MatchesFunc-17
+		{`^(['"])[a-z]*\1$`, "", `"abc"`, true},
+		{`^(['"])[a-z]*\1$`, "", `"abc'`, false},
+		{`^(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\10$`, "", "abcdefghijj", true},
+		{`^(a)\10$`, "", "aa0", true}, // one group: \10 is \1 and a 0
+		{`^(a)\10$`, "", "aa", false},
+		{`^((a)b)\2\1$`, "", "abaab", true},
+		{`^(a)\1$`, "", "aa\n", false}, // $ is the very end on regexp2 too
+		{`^(a)\1$`, "m", "aa\nb", true},
+		{`^(\d)\1$`, "", "٣٣", true},
+		{`^(.)\1$`, "", "😀😀", true},
 	}
 	for _, tc := range cases {
 		re, err := Compile(tc.pattern, tc.flags)
@@ -198,10 +213,30 @@ func TestCompileMatches(t *testing.T) {
 			t.Errorf("Compile(%q, %q): %v", tc.pattern, tc.flags, err)
 			continue
 		}
-		if got := re.MatchString(tc.input); got != tc.want {
-			t.Errorf("Compile(%q, %q) on %q = %v, want %v (RE2: %s)", tc.pattern, tc.flags, tc.input, got, tc.want, re)
+		if got, err := re.MatchString(tc.input); got != tc.want || err != nil {
+			t.Errorf("Compile(%q, %q) on %q = %v, %v, want %v", tc.pattern, tc.flags, tc.input, got, err, tc.want)
+		}
+		// the same pattern forced onto the backtracking engine means the same
+		bt, err := compileBacktrackingForTest(tc.pattern, tc.flags)
+		if err != nil {
+			t.Errorf("backtracking Compile(%q, %q): %v", tc.pattern, tc.flags, err)
+			continue
+		}
+		if got, err := bt.MatchString(tc.input); got != tc.want || err != nil {
+			t.Errorf("backtracking Compile(%q, %q) on %q = %v, %v, want %v", tc.pattern, tc.flags, tc.input, got, err, tc.want)
 		}
 	}
+}
+
+// compileBacktrackingForTest compiles a pattern for regexp2 even without
+// back references.
+func compileBacktrackingForTest(pattern, flags string) (*Regexp, error) {
+	body, groups, _, literal, terr := translate(pattern, flags)
+	if terr != nil {
+		return nil, terr
+	}
+	re := &Regexp{pattern: pattern, groups: groups, literal: literal}
+	return re, re.compileBacktracking(body, 0)
 }
 
 func TestCompileErrors(t *testing.T) {
@@ -214,8 +249,13 @@ func TestCompileErrors(t *testing.T) {
 		{"a", "gi", `regular expression "a": unknown flag 'g' in flags "gi"`, false, false},
 		{"a", "iX", `regular expression "a": unknown flag 'X' in flags "iX"`, false, false},
 		{"a", " ", `regular expression "a": unknown flag ' ' in flags " "`, false, false},
-		{`(a)\1`, "", `regular expression "(a)\\1": back reference \1 is not supported`, true, false},
+		{`(a)\1`, "", "", false, false},
 		{`(a)\1`, "q", "", false, false}, // literal: fine
+		{`\1(a)`, "", `regular expression "\\1(a)": back reference \1 refers to no group closed before it`, false, false},
+		{`(a\1)`, "", `regular expression "(a\\1)": back reference \1 refers to no group closed before it`, false, false},
+		{`(?:a)\1`, "", `regular expression "(?:a)\\1": back reference \1 refers to no group closed before it`, false, false},
+		{`(a)[\1]`, "", `regular expression "(a)[\\1]": back reference \1 inside a character class`, false, false},
+		{`(a)\1(`, "", `regular expression "(a)\\1(": missing closing )`, false, false},
 		{`\p{IsKlingon}`, "", `regular expression "\\p{IsKlingon}": Unicode block IsKlingon is not supported`, true, false},
 		{`\p{Greek}`, "", `regular expression "\\p{Greek}": \p{Greek}: unknown Unicode category`, false, false},
 		{`\P{Cs}`, "", `regular expression "\\P{Cs}": \P{Cs}: unknown Unicode category`, false, false},
