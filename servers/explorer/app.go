@@ -100,7 +100,7 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 	}
 	// A shape set that fails to load is reported, not fatal: its layer is
 	// loaded:false and every SHACL result invalid (fail closed).
-	checker, err := layered.Builtin()
+	checker, err := layered.BuiltinWith(layered.Options{Limits: cfg.Limits.SHACL()})
 	if err != nil {
 		logger.Error("SHACL shape set failed to load", "error", err.Error())
 	}

@@ -33,7 +33,7 @@ func newEngine(ctx context.Context, cfg *config) (eng engine.Engine, embedded bo
 		})
 		return c, false, err
 	}
-	l := local.New(local.Options{Version: "regelkit-" + version,
+	l := local.New(local.Options{Version: "regelkit-" + version, Limits: cfg.Limits.FEEL(),
 		MaxBytes: cfg.EngineMaxBytes, MaxDeployments: cfg.EngineMaxDeployments})
 	if err := chainapi.DeployLocalPassExamples(ctx, l); err != nil {
 		return nil, false, fmt.Errorf("deploying the example models: %w", err)

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/examples"
+	"github.com/regelkit/regelkit/servers/internal/httpapi"
 
 	"github.com/regelkit/regelkit/servers/internal/pgtest"
 )
@@ -288,5 +290,45 @@ func TestEngineRESTCrossSiteWrites(t *testing.T) {
 	}
 	if got := c.Get("/engine-rest/version", "Origin", "https://evil.example").Status; got != 200 {
 		t.Errorf("reads stay open: %d", got)
+	}
+}
+
+// TestEvaluationLimitsReachEngines: the EVAL_* table bounds SHACL
+// validation and FEEL evaluation, and their limit errors are 400/503
+// LIMIT_EXCEEDED through the real router.
+func TestEvaluationLimitsReachEngines(t *testing.T) {
+	rule := `@prefix cpsv: <http://purl.org/vocab/cpsv#> . @prefix dct: <http://purl.org/dc/terms/> .
+<https://example.org/rule> a cpsv:Rule ; dct:title "Regel" .`
+	_, rows := newTestApp(t, map[string]string{"EVAL_MAX_ROWS": "1"})
+	msg := rows.Post("/v1/shacl/validate", map[string]string{"content": rule}).ExpectError(t, 400, "LIMIT_EXCEEDED")
+	if !strings.Contains(msg, "MaxRows") {
+		t.Errorf("SHACL with EVAL_MAX_ROWS=1: %q", msg)
+	}
+	// FEEL: the embedded engine evaluates under EVAL_MAX_ROWS.
+	cfg, _, err := loadConfig(func(k string) (string, bool) {
+		v, ok := map[string]string{"EVAL_MAX_ROWS": "10"}[k]
+		return v, ok
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, _, err := newEngine(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dmnXML := `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" id="lists" name="lists" namespace="https://regelkit.example/lists">
+  <decision id="rows" name="rows"><variable name="rows"/>
+    <literalExpression><text>for i in 1..100 return i</text></literalExpression>
+  </decision>
+</definitions>`
+	if _, err := eng.Deploy(context.Background(), engine.NewDeployment{Name: "lists",
+		Resources: []engine.Resource{{Name: "lists.dmn", Data: []byte(dmnXML)}}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = eng.Evaluate(context.Background(), "rows", "", engine.Variables{})
+	le := httpapi.LimitError(err)
+	if le == nil || le.Status != 400 || !strings.Contains(le.Message, "MaxRows") {
+		t.Errorf("FEEL with EVAL_MAX_ROWS=10: %v (mapped %+v)", err, le)
 	}
 }

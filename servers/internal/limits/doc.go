@@ -43,18 +43,21 @@
 //
 //	field          setting               default          bounds
 //	Timeout        EVAL_TIMEOUT          30s              wall time of one evaluation (the request context also cancels)
-//	MaxDepth       EVAL_MAX_DEPTH        engine: memstore 1000, shacl 500
+//	MaxDepth       EVAL_MAX_DEPTH        engine: memstore 1000, feel 500, shacl 500
 //	                                                      evaluation recursion (FEEL/BKM calls, SHACL shape nesting, SPARQL algebra depth)
-//	MaxRows        EVAL_MAX_ROWS         engine: memstore 1,000,000, shacl 100,000
+//	MaxRows        EVAL_MAX_ROWS         engine: memstore 1,000,000, feel 1,000,000, shacl 100,000
 //	                                                      items materialised: SPARQL solutions per operator, FEEL list elements, SHACL results
-//	MaxBytes       EVAL_MAX_BYTES        engine: memstore 1 MiB
-//	                                                      bytes of one intermediate string or value (CONCAT, GROUP_CONCAT, REPLACE, FEEL strings)
+//	MaxBytes       EVAL_MAX_BYTES        engine: memstore 1 MiB (one string), feel 64 MiB (all strings of an evaluation)
+//	                                                      bytes of intermediate strings (CONCAT, GROUP_CONCAT, REPLACE, FEEL string building)
 //	MaxTotalBytes  EVAL_MAX_TOTAL_BYTES  engine: memstore 256 MiB
 //	                                                      bytes one SPARQL evaluation holds (solutions, computed terms)
 //	MaxSteps       EVAL_MAX_STEPS        engine           steps of a backtracking regex or a script
 //
 // "engine" means the setting's default is 0, which leaves each engine's own
 // default in force (they differ because a row means different things).
+// Config.FEEL, Config.SHACL and Config.SPARQL give each engine's Limits;
+// the explorer passes them to engine/local (FEEL), shacl/layered and the
+// embedded SPARQL store.
 // Engines check their budget cheaply: they count work in an integer and
 // look at the context and the clock every 1024 or so units, never per row,
 // so the bounds cost nothing measurable on hot paths.

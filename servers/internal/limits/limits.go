@@ -4,14 +4,15 @@ import (
 	"context"
 	"time"
 
+	"github.com/regelkit/regelkit/dmn/feel"
 	"github.com/regelkit/regelkit/servers/internal/envconfig"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/shacl"
 )
 
-// Config is the bounds table of a server, as plain values: the integrator
-// of an engine copies the fields into that engine's Limits (same names). A
-// zero field leaves the engine's default in force; a negative one disables
-// that bound.
+// Config is the bounds table of a server, as plain values; FEEL, SHACL and
+// SPARQL give each engine's Limits (same field names). A zero field leaves
+// the engine's default in force; a negative one disables that bound.
 type Config struct {
 	Timeout          time.Duration // EVAL_TIMEOUT
 	MaxDepth         int           // EVAL_MAX_DEPTH
@@ -67,4 +68,17 @@ func (c Config) Context(ctx context.Context) (context.Context, context.CancelFun
 		return context.WithCancel(ctx)
 	}
 	return context.WithTimeout(ctx, c.Timeout)
+}
+
+// FEEL returns the bounds of a FEEL evaluation (dmn, engine/local):
+// Timeout, MaxDepth (the recursion budget of BKM and function calls),
+// MaxRows (list elements built) and MaxBytes (string bytes built).
+func (c Config) FEEL() feel.Limits {
+	return feel.Limits{Timeout: c.Timeout, MaxDepth: c.MaxDepth, MaxRows: c.MaxRows, MaxBytes: c.MaxBytes}
+}
+
+// SHACL returns the bounds of one SHACL validation: Timeout, MaxDepth
+// (shape nesting) and MaxRows (results reported).
+func (c Config) SHACL() shacl.Limits {
+	return shacl.Limits{Timeout: c.Timeout, MaxDepth: c.MaxDepth, MaxRows: c.MaxRows}
 }

@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/regelkit/regelkit/dmn/feel"
 	"github.com/regelkit/regelkit/servers/internal/envconfig"
 	"github.com/regelkit/regelkit/servers/internal/limits"
+	"github.com/regelkit/regelkit/shacl"
 )
 
 func TestReadDefaults(t *testing.T) {
@@ -88,5 +90,15 @@ func TestContext(t *testing.T) {
 	defer cancel2()
 	if _, ok := open.Deadline(); ok {
 		t.Error("a negative Timeout must set no deadline")
+	}
+}
+
+func TestEngineLimits(t *testing.T) {
+	c := limits.Config{Timeout: 5 * time.Second, MaxDepth: 50, MaxRows: 1000, MaxBytes: 4096, MaxTotalBytes: 1 << 20, MaxSteps: 77}
+	if got, want := c.FEEL(), (feel.Limits{Timeout: 5 * time.Second, MaxDepth: 50, MaxRows: 1000, MaxBytes: 4096}); got != want {
+		t.Errorf("FEEL() = %+v, want %+v", got, want)
+	}
+	if got, want := c.SHACL(), (shacl.Limits{Timeout: 5 * time.Second, MaxDepth: 50, MaxRows: 1000}); got != want {
+		t.Errorf("SHACL() = %+v, want %+v", got, want)
 	}
 }
