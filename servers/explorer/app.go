@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/regelkit/regelkit/chain"
@@ -21,6 +22,7 @@ import (
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 	"github.com/regelkit/regelkit/servers/internal/openapi"
 	"github.com/regelkit/regelkit/shacl/layered"
+	"github.com/regelkit/regelkit/sparql"
 )
 
 const (
@@ -119,6 +121,42 @@ func newDocmgmt(cfg *config, logger *slog.Logger) (docmgmt.Client, error) {
 		BaseURL: cfg.DocmgmtBaseURL, Library: cfg.DocmgmtLibrary,
 		UserID: cfg.DocmgmtUserID, Password: cfg.DocmgmtPassword, Logger: logger,
 	})
+}
+
+// dependencies says what each dependency resolved to, for the start-up
+// log: the settings print what was configured, this what is in use (an
+// empty SPARQL_ENDPOINT means the embedded store, and so on).
+func (a *app) dependencies() []any {
+	kg := "none"
+	switch {
+	case a.kg.def == nil:
+	case a.kg.store != nil && a.kg.def == sparql.Endpoint(a.kg.store):
+		kg = "embedded store at " + a.kg.embeddedURL
+	default:
+		kg = redactURL(a.kg.defaultURL)
+	}
+	eng := "embedded"
+	if !a.embedded {
+		eng = "operaton at " + redactURL(a.cfg.OperatonBaseURL)
+	}
+	docs := "stub"
+	if !a.cfg.DocmgmtStub {
+		docs = "live at " + redactURL(a.cfg.DocmgmtBaseURL)
+	}
+	assetStore := "off (503 DB_NOT_CONFIGURED)"
+	if a.assets != nil {
+		assetStore = "postgresql"
+	}
+	return []any{"knowledge_graph", kg, "engine", eng, "docmgmt", docs, "assets", assetStore,
+		"outbound_strict", a.cfg.OutboundStrict, "sparql_query_method", string(a.cfg.SPARQLQueryMethod)}
+}
+
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return u.Redacted()
 }
 
 // Handler is the router behind the middleware chain.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -226,5 +227,20 @@ func TestStartupPrintsEffectiveValues(t *testing.T) {
 			t.Errorf("%s printed %q in production and %q in development, want %q and %q",
 				w.name, prod[w.name], dev[w.name], w.prod, w.dev)
 		}
+	}
+}
+
+func TestDependenciesLogLine(t *testing.T) {
+	a, _ := newTestApp(t, nil)
+	got := fmt.Sprint(a.dependencies()...)
+	for _, want := range []string{"knowledge_graph", "embedded store at http://localhost:8081/v1/sparql", "engine", "embedded", "docmgmt", "stub", "outbound_strict", "false", "form"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("dependencies %q lack %q", got, want)
+		}
+	}
+	b, _ := newTestApp(t, map[string]string{"SPARQL_ENDPOINT": "https://u:secret@kg.example/sparql", "OPERATON_BASE_URL": "https://op.example/engine-rest"})
+	got = fmt.Sprint(b.dependencies()...)
+	if strings.Contains(got, "secret") || !strings.Contains(got, "https://u:xxxxx@kg.example/sparql") || !strings.Contains(got, "operaton at https://op.example/engine-rest") {
+		t.Errorf("dependencies %q", got)
 	}
 }
