@@ -278,15 +278,6 @@ func (p *xmlParser) extensions(e *etree.Element) Extensions {
 	return out
 }
 
-func hasAttr(e *etree.Element, name string) bool {
-	for _, a := range e.Attr {
-		if a.Key == name && a.Space == "" {
-			return true
-		}
-	}
-	return false
-}
-
 // textOf returns the content of the <text> child of e.
 func (p *xmlParser) textOf(e *etree.Element) string {
 	if e == nil {

@@ -198,13 +198,10 @@ func TestStubWorkingSetIsBounded(t *testing.T) {
 	if d := cmp.Diff(want, list); d != "" {
 		t.Errorf("workspaces after 10 ensures, bound 3 (-want +got):\n%s", d)
 	}
-	var ids []string
 	for i := 0; i < 8; i++ {
-		doc, err := s.Upload(ctx, UploadRequest{WorkspaceID: "stub-ws-P9", Filename: "f", DocName: fmt.Sprint("D", i)})
-		if err != nil {
+		if _, err := s.Upload(ctx, UploadRequest{WorkspaceID: "stub-ws-P9", Filename: "f", DocName: fmt.Sprint("D", i)}); err != nil {
 			t.Fatal(err)
 		}
-		ids = append(ids, doc.DocumentID)
 	}
 	docs, _ := s.ListDocuments(ctx, "stub-ws-P9")
 	if len(docs) != 1+5 || docs[1].Name != "D3" || docs[5].Name != "D7" {

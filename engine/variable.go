@@ -283,16 +283,15 @@ func (v Variable) Equal(w Variable) bool {
 
 // wire is the JSON shape of a variable.
 type wire struct {
-	Type      Type            `json:"type"`
-	Value     any             `json:"value"`
-	ValueInfo map[string]any  `json:"valueInfo,omitempty"`
-	raw       json.RawMessage // undecoded value, for UnmarshalJSON
+	Type      Type           `json:"type"`
+	Value     any            `json:"value"`
+	ValueInfo map[string]any `json:"valueInfo,omitempty"`
 }
 
 // MarshalJSON writes {"type", "value", "valueInfo"}; valueInfo is left
 // out when empty, as regelkit sends variables to Operaton.
 func (v Variable) MarshalJSON() ([]byte, error) {
-	w := wire{Type: v.Type, Value: v.Value, ValueInfo: v.ValueInfo}
+	w := wire(v)
 	if w.Type == "" {
 		return nil, fmt.Errorf("engine: variable without a type")
 	}

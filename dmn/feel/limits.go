@@ -388,7 +388,7 @@ func (rt *Runtime) guarded() bool { return rt.b.guarded }
 // evalAlone runs f as an evaluation of its own: one that stops early is
 // null, with its error recorded by Fail.
 func (rt *Runtime) evalAlone(f func()) {
-	if err := rt.Run(nil, Limits{}, f); err != nil {
+	if err := rt.Run(context.TODO(), Limits{}, f); err != nil {
 		rt.Fail(err)
 	}
 }

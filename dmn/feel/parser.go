@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -994,13 +993,4 @@ func (p *parser) parseType() TypeNode {
 		p.next()
 	}
 	return &NamedType{From: pos(t.start), To: pos(end), Name: name}
-}
-
-// validName reports whether s is usable as a FEEL name (used by the DMN layer).
-func validName(s string) bool {
-	if s == "" {
-		return false
-	}
-	r, _ := utf8.DecodeRuneInString(s)
-	return isNameStart(r) || unicode.IsLetter(r)
 }

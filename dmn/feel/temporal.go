@@ -170,15 +170,6 @@ func (ym YearsMonths) String() string {
 	return b.String()
 }
 
-// durNanos returns the duration as nanoseconds, and false on overflow.
-func (d Duration) nanos() (int64, bool) {
-	const lim = int64(1<<63-1) / 1e9
-	if d.Sec > lim || d.Sec < -lim {
-		return 0, false
-	}
-	return d.Sec*1e9 + int64(d.Nano), true
-}
-
 func durationFromNanos(n int64) Duration {
 	return Duration{Sec: n / 1e9, Nano: int32(n % 1e9)}
 }

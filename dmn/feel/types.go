@@ -410,43 +410,6 @@ func resolveTypeNode(n TypeNode, scope *Scope) (*Type, bool) {
 	return nil, false
 }
 
-// typeOfValue infers the type of a value (used for function result checks and lists).
-func typeOfValue(v Value) *Type {
-	switch x := v.(type) {
-	case nil:
-		return NullType
-	case *apd.Decimal:
-		return NumberType
-	case string:
-		return StringType
-	case bool:
-		return BooleanType
-	case Date:
-		return DateType
-	case Time:
-		return TimeType
-	case DateTime:
-		return DateTimeType
-	case Duration:
-		return DurationType
-	case YearsMonths:
-		return YearsMonthsType
-	case []Value:
-		return &Type{Kind: KindList}
-	case *Context:
-		t := &Type{Kind: KindContext, Fields: make([]Field, 0, x.Len())}
-		for i, k := range x.keys {
-			t.Fields = append(t.Fields, Field{Name: k, Type: typeOfValue(x.vals[i])})
-		}
-		return t
-	case Range:
-		return &Type{Kind: KindRange}
-	case *Function:
-		return &Type{Kind: KindFunction}
-	}
-	return AnyType
-}
-
 // ResolveType turns a parsed type (from "instance of" or a parameter
 // declaration) into a Type; ok is false for unknown type names.
 func ResolveType(n TypeNode, scope *Scope) (*Type, bool) { return resolveTypeNode(n, scope) }

@@ -2,7 +2,6 @@ package feel
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -430,11 +429,4 @@ func numberString(d *apd.Decimal) string {
 		return "0"
 	}
 	return r.Text('f')
-}
-
-// sortedKeys is used by deterministic printing in tests.
-func sortedKeys(c *Context) []string {
-	k := append([]string(nil), c.keys...)
-	sort.Strings(k)
-	return k
 }

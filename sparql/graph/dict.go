@@ -26,8 +26,6 @@ type dictionary struct {
 
 const arenaChunk = 32 << 10
 
-func (d *dictionary) len() int { return len(d.enc) }
-
 func (d *dictionary) hash(t Term) uint32 {
 	h := maphash.String(d.seed, t.Value)
 	h ^= uint64(t.Kind) * 0x9E3779B97F4A7C15

@@ -162,7 +162,7 @@ func (t *index) remove(k key) bool {
 		return false
 	}
 	t.n--
-	for t.root.kids != nil && len(t.root.kids) == 1 {
+	for len(t.root.kids) == 1 {
 		t.root = t.root.kids[0]
 	}
 	if t.root.kids != nil && len(t.root.kids) == 0 {
@@ -276,14 +276,4 @@ func (k *key) inc() bool {
 		}
 	}
 	return false
-}
-
-// count returns the number of keys with the given prefix.
-func (t *index) count(prefix key, plen int) int {
-	if plen == 0 {
-		return t.n
-	}
-	c := 0
-	t.scan(prefix, plen, func(key) bool { c++; return true })
-	return c
 }

@@ -69,7 +69,6 @@ type scanner struct {
 	tokColBase                      int
 	mark                            int // start of the pending raw run in buf
 	scratch                         []byte
-	errPos                          *ParseError
 }
 
 // bail is the panic value the parsers use to unwind on the first error;

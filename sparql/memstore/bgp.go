@@ -41,7 +41,7 @@ func (c *compiler) compileBGP(n *algebra.BGP, filters []algebra.Expr) op {
 	}
 	for _, f := range filters {
 		bf := bgpFilter{expr: c.compileExpr(f)}
-		for v := range algebra.MentionedExpr(f) {
+		for v := range c.x.an.MentionedExpr(f) {
 			bf.slots = append(bf.slots, c.slot(v))
 		}
 		o.filters = append(o.filters, bf)
@@ -50,6 +50,10 @@ func (c *compiler) compileBGP(n *algebra.BGP, filters []algebra.Expr) op {
 }
 
 func (o *opBGP) run(x *exec, ag active, b binding, yield yieldFn) bool {
+	// a lookup that finds nothing scans no triple, so count the call
+	if !x.tick() {
+		return false
+	}
 	var mask uint64
 	for i, s := range o.vars {
 		if i < 64 && b[s] != 0 {

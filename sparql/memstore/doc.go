@@ -55,6 +55,43 @@
 // A back-reference pattern that backtracks past its match time limit ends
 // the query with the *xsdregexp.LimitError.
 //
+// # Limits
+//
+// Every query and update runs under Limits, so that one request cannot
+// take the process down. They are set store-wide in Options.Limits (which
+// also bound the sparql.Endpoint methods and the protocol handler) and
+// can be overridden field by field per call in QueryOptions.Limits and
+// UpdateOptions.Limits; a zero field falls back to the store's value and
+// then to DefaultLimits, a negative one disables the bound:
+//
+//	s := memstore.NewWithOptions(memstore.Options{Limits: memstore.Limits{Timeout: 5 * time.Second}})
+//	_, err := s.Select(ctx, q)
+//	var le *memstore.LimitError // le.Limit names the field: "Timeout", "MaxRows", ...
+//
+// MaxDepth bounds the parser (nested groups, brackets, unary operators,
+// paths, collections) and the algebra it builds (chains of UNIONs,
+// OPTIONALs, BINDs, || operands, path steps and the triple patterns of
+// one block count as nesting), so no recursion in the parser, the
+// translation or the evaluation can exhaust the stack; passing it is a
+// positioned *SyntaxError. It also bounds the distinct variables to ten
+// times MaxDepth (each solution is as wide as they are). Tokens are
+// scanned on demand, so a deep text fails after its first thousand
+// tokens without tokenizing the rest, and the scope analyses the
+// translation and compilation ask at every level are remembered per
+// node, so a deep, wide query compiles in time linear in its size.
+// Timeout, MaxRows, MaxBytes and MaxTotalBytes end an evaluation with a
+// *LimitError: wall time (the clock is read once per 1024 steps of work,
+// never per row); solutions materialised by one operator (ORDER BY,
+// GROUP BY, DISTINCT, MINUS, subqueries, results, CONSTRUCT triples,
+// update solutions); bytes of one string built by CONCAT, GROUP_CONCAT,
+// REPLACE (bounded before it is built), SUBSTR, STRBEFORE, STRAFTER,
+// UCASE, LCASE or ENCODE_FOR_URI; and bytes held by the evaluation
+// (materialised solutions, computed terms and an update's new or deleted
+// quads, estimated). ORDER BY under LIMIT (and OFFSET) keeps a heap of
+// LIMIT+OFFSET rows instead of sorting its whole input, with the same
+// result and tie order as the full sort.
+// The parsed-query cache keeps at most 256 queries of at most 32 KiB.
+//
 // # Conformance
 //
 // TestW3CConformance runs the W3C suites from ../shared/testsuites/rdf-tests

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -34,6 +35,10 @@ type exec struct {
 	querySeq     uint64
 	zeroOK       uint32
 	unionDefault bool
+	b            budget
+
+	// an remembers scope analyses while compiling (see algebra.Analysis)
+	an *algebra.Analysis
 
 	defaults []*gindex // the active default graph (a merge when several)
 	named    []uint32  // named graphs of the dataset
@@ -62,15 +67,30 @@ func (x *exec) idOf(t graph.Term) uint32 {
 	id := uint32(len(x.ovTerms)) | overlayBit
 	x.ovTerms = append(x.ovTerms, t)
 	x.ov[t] = id
+	// overlay terms live as long as the evaluation
+	x.addBytes(2*termBytes + mapEntryBytes + int64(len(t.Value)+len(t.Datatype)+len(t.Lang)))
 	return id
 }
 
-// tick counts work and reports false when the context is done.
+// tick counts work and reports false when the context is done or the
+// Timeout has passed. The clock is read once per 1024 steps, never per
+// row, so the budget costs nothing measurable.
 func (x *exec) tick() bool {
 	x.steps++
-	if x.steps&1023 == 0 && x.err == nil {
+	if x.steps&1023 == 0 {
+		return x.checkTime()
+	}
+	return x.err == nil
+}
+
+// checkTime is tick's slow path, apart so that tick stays inlined in the
+// loops over triples.
+func (x *exec) checkTime() bool {
+	if x.err == nil {
 		if err := x.ctx.Err(); err != nil {
 			x.err = err
+		} else if !x.b.deadline.IsZero() && time.Now().After(x.b.deadline) {
+			x.err = &LimitError{Limit: "Timeout", Max: int64(x.b.lim.Timeout)}
 		}
 	}
 	return x.err == nil
@@ -103,6 +123,8 @@ type compiler struct {
 	names []string
 	// rowSlots identify a solution for BNODE(str) in select expressions
 	rowSlots []int
+	// top gives the row bound of an ORDER BY under a LIMIT
+	top map[*algebra.OrderBy]int64
 }
 
 func newCompiler(x *exec, base string) *compiler {
@@ -182,12 +204,12 @@ func (c *compiler) compile(n algebra.Node) op {
 		return &opJoin{l: c.compile(n.L), r: c.compile(n.R)}
 	case *algebra.LeftJoin:
 		o := &opLeftJoin{l: c.compile(n.L), r: c.compile(n.R)}
-		block := algebra.Mentioned(n.R)
+		block := c.x.an.Mentioned(n.R)
 		if n.Expr != nil {
 			o.expr = c.compileExpr(n.Expr)
-			block = union(block, algebra.MentionedExpr(n.Expr))
+			block = union(block, c.x.an.MentionedExpr(n.Expr))
 		}
-		return c.guard(o, minus(block, algebra.Certain(n.L)))
+		return c.guard(o, minus(block, c.x.an.Certain(n.L)))
 	case *algebra.Filter:
 		return c.compileFilter(n)
 	case *algebra.Union:
@@ -204,16 +226,16 @@ func (c *compiler) compile(n algebra.Node) op {
 			base = e.P
 		}
 		c.rowSlots = nil
-		for _, v := range algebra.InScope(base) {
+		for _, v := range c.x.an.InScope(base) {
 			c.rowSlots = append(c.rowSlots, c.slot(v))
 		}
 		o := &opExtend{p: c.compile(n.P), slot: c.slot(n.Var), expr: c.compileExpr(n.Expr)}
-		block := minus(algebra.MentionedExpr(n.Expr), algebra.Certain(n.P))
+		block := minus(c.x.an.MentionedExpr(n.Expr), c.x.an.Certain(n.P))
 		block[n.Var] = true
 		return c.guard(o, block)
 	case *algebra.Minus:
 		o := &opMinus{l: c.compile(n.L), r: c.compile(n.R)}
-		return c.guard(o, minus(algebra.Mentioned(n.R), algebra.Certain(n.L)))
+		return c.guard(o, minus(c.x.an.Mentioned(n.R), c.x.an.Certain(n.L)))
 	case *algebra.Values:
 		o := &opValues{}
 		for _, v := range n.Vars {
@@ -256,7 +278,7 @@ func (c *compiler) compile(n algebra.Node) op {
 		}
 		return o
 	case *algebra.OrderBy:
-		o := &opOrder{p: c.compile(n.P)}
+		o := &opOrder{p: c.compile(n.P), top: c.top[n]}
 		for _, cond := range n.Conds {
 			o.conds = append(o.conds, orderCond{expr: c.compileExpr(cond.Expr), desc: cond.Desc})
 		}
@@ -273,6 +295,26 @@ func (c *compiler) compile(n algebra.Node) op {
 		// REDUCED permits but does not require removing duplicates.
 		return c.compile(n.P)
 	case *algebra.Slice:
+		// ORDER BY under LIMIT (through a projection) sorts only the
+		// rows the slice can return
+		if n.Limit > 0 && n.Offset <= math.MaxInt64-n.Limit {
+			under := n.P
+			for {
+				if p, ok := under.(*algebra.Project); ok {
+					under = p.P
+				} else if r, ok := under.(*algebra.Reduced); ok {
+					under = r.P
+				} else {
+					break
+				}
+			}
+			if ob, ok := under.(*algebra.OrderBy); ok {
+				if c.top == nil {
+					c.top = map[*algebra.OrderBy]int64{}
+				}
+				c.top[ob] = n.Offset + n.Limit
+			}
+		}
 		return &opSlice{p: c.compile(n.P), offset: n.Offset, limit: n.Limit}
 	}
 	return &opError{err: fmt.Errorf("memstore: unsupported algebra node %T", n)}
@@ -387,7 +429,7 @@ func (o *opMinus) run(x *exec, ag active, b binding, yield yieldFn) bool {
 		empty := make(binding, len(b))
 		o.r.run(x, ag, empty, func(rb binding) bool {
 			memo = append(memo, slices.Clone(rb))
-			return x.tick()
+			return x.hold(len(memo), bindingBytes(len(rb))) && x.tick()
 		})
 		o.memo[agKey(ag)] = memo
 		if x.err != nil {
@@ -422,10 +464,10 @@ func (c *compiler) compileFilter(n *algebra.Filter) op {
 	// Push conjuncts whose variables the BGP always binds into the BGP,
 	// where they run as soon as their variables are bound.
 	if bgp, ok := n.P.(*algebra.BGP); ok {
-		certain := algebra.Certain(bgp)
+		certain := c.x.an.Certain(bgp)
 		var pushed, rest []algebra.Expr
 		for _, e := range conjuncts {
-			m := algebra.MentionedExpr(e)
+			m := c.x.an.MentionedExpr(e)
 			if _, isExists := e.(*algebra.Exists); !isExists && len(minus(m, certain)) == 0 && !hasExists(e) {
 				pushed = append(pushed, e)
 			} else {
@@ -442,7 +484,7 @@ func (c *compiler) compileFilter(n *algebra.Filter) op {
 			var mentioned map[string]bool = map[string]bool{}
 			for _, e := range rest {
 				f.exprs = append(f.exprs, c.compileExpr(e))
-				mentioned = union(mentioned, algebra.MentionedExpr(e))
+				mentioned = union(mentioned, c.x.an.MentionedExpr(e))
 			}
 			return c.guard(f, minus(mentioned, certain))
 		}
@@ -451,7 +493,7 @@ func (c *compiler) compileFilter(n *algebra.Filter) op {
 	for _, e := range conjuncts {
 		f.exprs = append(f.exprs, c.compileExpr(e))
 	}
-	return c.guard(f, minus(algebra.MentionedExpr(n.Expr), algebra.Certain(n.P)))
+	return c.guard(f, minus(c.x.an.MentionedExpr(n.Expr), c.x.an.Certain(n.P)))
 }
 
 func splitAnd(e algebra.Expr) []algebra.Expr {
@@ -521,14 +563,19 @@ type opValues struct {
 }
 
 func (o *opValues) run(x *exec, ag active, b binding, yield yieldFn) bool {
-	return joinRows(b, o.slots, o.rows, yield)
+	return joinRows(x, b, o.slots, o.rows, yield)
 }
 
 // joinRows yields b merged with every row (values for slots, 0 = unbound)
 // that is compatible with it.
-func joinRows(b binding, slots []int, rows [][]uint32, yield yieldFn) bool {
+func joinRows(x *exec, b binding, slots []int, rows [][]uint32, yield yieldFn) bool {
 	out := make(binding, len(b))
 	for _, row := range rows {
+		// joins of tables alone (VALUES x VALUES x ...) touch no index,
+		// so they count their own steps
+		if !x.tick() {
+			return false
+		}
 		copy(out, b)
 		ok := true
 		for i, s := range slots {
@@ -601,14 +648,14 @@ func (o *opSub) run(x *exec, ag active, b binding, yield yieldFn) bool {
 				row[i] = r[s]
 			}
 			memo = append(memo, row)
-			return x.tick()
+			return x.hold(len(memo), bindingBytes(len(row))) && x.tick()
 		})
 		o.memo[agKey(ag)] = memo
 		if x.err != nil {
 			return false
 		}
 	}
-	return joinRows(b, o.outer, memo, yield)
+	return joinRows(x, b, o.outer, memo, yield)
 }
 
 // ---- modifiers ----
@@ -643,6 +690,9 @@ func (o *opDistinct) run(x *exec, ag active, b binding, yield yieldFn) bool {
 			return x.tick()
 		}
 		seen[string(buf)] = struct{}{}
+		if !x.hold(len(seen), mapEntryBytes+int64(len(buf))) {
+			return false
+		}
 		return yield(r)
 	})
 }
@@ -683,47 +733,112 @@ type orderCond struct {
 type opOrder struct {
 	p     op
 	conds []orderCond
+	// top > 0 when only the first top rows are wanted (ORDER BY under
+	// LIMIT: limit + offset): a bounded heap keeps them instead of all.
+	top int64
+}
+
+type orderRow struct {
+	b    binding
+	keys []graph.Term
+	seq  int // input position: ties keep input order, as a stable sort
+}
+
+// before reports whether a sorts before b: by the conditions, then by
+// input position, a total order that makes the heap agree with a stable
+// sort of all rows.
+func (o *opOrder) before(a, b *orderRow) bool {
+	for k, c := range o.conds {
+		d := orderCompare(a.keys[k], b.keys[k])
+		if d == 0 {
+			continue
+		}
+		if c.desc {
+			return d > 0
+		}
+		return d < 0
+	}
+	return a.seq < b.seq
 }
 
 func (o *opOrder) run(x *exec, ag active, b binding, yield yieldFn) bool {
-	type row struct {
-		b    binding
-		keys []graph.Term
-	}
-	var rows []row
+	var rows []orderRow
+	// with top, rows is a max-heap (by before) of the best rows so far
+	seq := 0
+	keys := make([]graph.Term, len(o.conds))
 	o.p.run(x, ag, b, func(r binding) bool {
-		keys := make([]graph.Term, len(o.conds))
 		for i, c := range o.conds {
-			v, err := x.eval(c.expr, r, ag)
-			if err == nil {
+			keys[i] = graph.Term{}
+			if v, err := x.eval(c.expr, r, ag); err == nil {
 				keys[i] = v
 			}
 		}
-		rows = append(rows, row{b: slices.Clone(r), keys: keys})
+		seq++
+		if o.top > 0 && int64(len(rows)) >= o.top {
+			if !o.before(&orderRow{keys: keys, seq: seq}, &rows[0]) {
+				return x.tick()
+			}
+			// replace the worst kept row
+			worst := &rows[0]
+			worst.b = append(worst.b[:0], r...)
+			copy(worst.keys, keys)
+			worst.seq = seq
+			o.down(rows, 0)
+			return x.tick()
+		}
+		rows = append(rows, orderRow{b: slices.Clone(r), keys: slices.Clone(keys), seq: seq})
+		n := orderRowBytes + bindingBytes(len(r)) + sliceBytes + int64(len(keys))*termBytes
+		for _, k := range keys {
+			n += int64(len(k.Value))
+		}
+		if !x.hold(len(rows), n) {
+			return false
+		}
+		if o.top > 0 {
+			o.up(rows, len(rows)-1)
+		}
 		return x.tick()
 	})
 	if x.err != nil {
 		return false
 	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		for k, c := range o.conds {
-			d := orderCompare(rows[i].keys[k], rows[j].keys[k])
-			if d == 0 {
-				continue
-			}
-			if c.desc {
-				return d > 0
-			}
-			return d < 0
-		}
-		return false
-	})
+	sort.SliceStable(rows, func(i, j int) bool { return o.before(&rows[i], &rows[j]) })
 	for _, r := range rows {
 		if !yield(r.b) {
 			return false
 		}
 	}
 	return true
+}
+
+// up and down keep rows a max-heap: rows[0] is the row that sorts last.
+func (o *opOrder) up(rows []orderRow, i int) {
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !o.before(&rows[parent], &rows[i]) {
+			return
+		}
+		rows[parent], rows[i] = rows[i], rows[parent]
+		i = parent
+	}
+}
+
+func (o *opOrder) down(rows []orderRow, i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(rows) {
+			return
+		}
+		big := l
+		if r := l + 1; r < len(rows) && o.before(&rows[l], &rows[r]) {
+			big = r
+		}
+		if !o.before(&rows[i], &rows[big]) {
+			return
+		}
+		rows[i], rows[big] = rows[big], rows[i]
+		i = big
+	}
 }
 
 // orderCompare orders terms for ORDER BY (SPARQL 1.1 §15.1): unbound,

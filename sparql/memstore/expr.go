@@ -447,12 +447,21 @@ func (x *exec) call(e *cexpr, a []graph.Term) (graph.Term, error) {
 		}
 		return roundLike(e.op, n).term(), nil
 	case "CONCAT":
-		var sb strings.Builder
-		lang := ""
-		for i, t := range a {
+		total := 0
+		for _, t := range a {
 			if !isStringLit(t) {
 				return fail, errType
 			}
+			total += len(t.Value)
+		}
+		// measured before building: the arguments may be MaxBytes each
+		if x.tooLong(total) {
+			return fail, errType
+		}
+		var sb strings.Builder
+		sb.Grow(total)
+		lang := ""
+		for i, t := range a {
 			if i == 0 {
 				lang = t.Lang
 			} else if t.Lang != lang {
@@ -496,7 +505,7 @@ func (x *exec) call(e *cexpr, a []graph.Term) (graph.Term, error) {
 				sb.WriteRune(r)
 			}
 		}
-		return strLike(a[0], sb.String()), nil
+		return x.capped(strLike(a[0], sb.String()))
 	case "STRLEN":
 		if !isStringLit(a[0]) {
 			return fail, errType
@@ -507,14 +516,14 @@ func (x *exec) call(e *cexpr, a []graph.Term) (graph.Term, error) {
 			return fail, errType
 		}
 		if e.op == "UCASE" {
-			return strLike(a[0], strings.ToUpper(a[0].Value)), nil
+			return x.capped(strLike(a[0], strings.ToUpper(a[0].Value)))
 		}
-		return strLike(a[0], strings.ToLower(a[0].Value)), nil
+		return x.capped(strLike(a[0], strings.ToLower(a[0].Value)))
 	case "ENCODE_FOR_URI":
 		if !isStringLit(a[0]) {
 			return fail, errType
 		}
-		return graph.String(encodeForURI(a[0].Value)), nil
+		return x.capped(graph.String(encodeForURI(a[0].Value)))
 	case "CONTAINS", "STRSTARTS", "STRENDS", "STRBEFORE", "STRAFTER":
 		if !argCompatible(a[0], a[1]) {
 			return fail, errType
@@ -535,13 +544,13 @@ func (x *exec) call(e *cexpr, a []graph.Term) (graph.Term, error) {
 			if t == "" {
 				return strLike(a[0], ""), nil
 			}
-			return strLike(a[0], s[:i]), nil
+			return x.capped(strLike(a[0], s[:i]))
 		}
 		i := strings.Index(s, t)
 		if i < 0 {
 			return graph.String(""), nil
 		}
-		return strLike(a[0], s[i+len(t):]), nil
+		return x.capped(strLike(a[0], s[i+len(t):]))
 	case "YEAR", "MONTH", "DAY", "HOURS", "MINUTES", "SECONDS", "TIMEZONE", "TZ":
 		return dateTimePart(e.op, a[0])
 	case "MD5", "SHA1", "SHA256", "SHA384", "SHA512":
@@ -605,7 +614,7 @@ func (x *exec) call(e *cexpr, a []graph.Term) (graph.Term, error) {
 		if err != nil {
 			return fail, err
 		}
-		out, err := re.ReplaceAll(a[0].Value, a[2].Value)
+		out, err := re.ReplaceAllWithin(a[0].Value, a[2].Value, x.b.lim.MaxBytes)
 		if err != nil {
 			return fail, x.regexFail(err)
 		}
@@ -618,6 +627,15 @@ func (x *exec) call(e *cexpr, a []graph.Term) (graph.Term, error) {
 		return castTo(e.op, a[0])
 	}
 	return fail, errType
+}
+
+// capped returns t, or an error (recording a LimitError) when its text
+// is over MaxBytes.
+func (x *exec) capped(t graph.Term) (graph.Term, error) {
+	if x.tooLong(len(t.Value)) {
+		return graph.Term{}, errType
+	}
+	return t, nil
 }
 
 func (e *cexpr) regex(a []graph.Term, pi, fi int) (*xsdregexp.Regexp, error) {
@@ -650,6 +668,10 @@ func (e *cexpr) regex(a []graph.Term, pi, fi int) (*xsdregexp.Regexp, error) {
 func (x *exec) regexFail(err error) error {
 	var le *xsdregexp.LimitError
 	if errors.As(err, &le) {
+		if le.Limit == "MaxBytes" {
+			// REPLACE ran into the query's own MaxBytes
+			err = &LimitError{Limit: "MaxBytes", Max: le.Max}
+		}
 		x.fail(err)
 		return err
 	}

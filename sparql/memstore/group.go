@@ -1,6 +1,7 @@
 package memstore
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -37,10 +38,14 @@ type aggState struct {
 	best    graph.Term
 	sample  graph.Term
 	parts   []string
+	length  int64 // bytes of the GROUP_CONCAT result so far
 	lang    string
 	langSet bool
 	seen    map[graph.Term]bool
 }
+
+// aggStateBytes is roughly the heap of one aggState.
+const aggStateBytes = 200
 
 type group struct {
 	keyVals []uint32
@@ -67,6 +72,10 @@ func (o *opGroup) run(x *exec, ag active, b binding, yield yieldFn) bool {
 			g = &group{keyVals: vals, states: make([]aggState, len(o.aggs))}
 			groups[string(keyBuf)] = g
 			order = append(order, string(keyBuf))
+			n := mapEntryBytes + 2*int64(len(keyBuf)) + sliceBytes*2 + int64(len(vals))*4 + int64(len(o.aggs))*aggStateBytes
+			if !x.hold(len(groups), n) {
+				return false
+			}
 		}
 		for i := range o.aggs {
 			o.accumulate(x, ag, &o.aggs[i], &g.states[i], r)
@@ -122,6 +131,7 @@ func (o *opGroup) accumulate(x *exec, ag active, a *aggSpec, st *aggState, r bin
 				return
 			}
 			st.seen[k] = true
+			x.addBytes(mapEntryBytes + termHeap(k.Value))
 		}
 		st.count++
 		return
@@ -145,6 +155,7 @@ func (o *opGroup) accumulate(x *exec, ag active, a *aggSpec, st *aggState, r bin
 			return
 		}
 		st.seen[v] = true
+		x.addBytes(mapEntryBytes + termBytes)
 	}
 	switch a.name {
 	case "COUNT":
@@ -189,7 +200,16 @@ func (o *opGroup) accumulate(x *exec, ag active, a *aggSpec, st *aggState, r bin
 		} else if st.lang != v.Lang {
 			st.lang = ""
 		}
+		st.length += int64(len(v.Value))
+		if len(st.parts) > 0 {
+			st.length += int64(len(a.sep))
+		}
+		if x.tooLong(int(min(st.length, math.MaxInt32))) {
+			st.err = true
+			return
+		}
 		st.parts = append(st.parts, v.Value)
+		x.addBytes(16)
 	}
 }
 

@@ -64,6 +64,9 @@ type opPath struct {
 }
 
 func (o *opPath) run(x *exec, ag active, b binding, yield yieldFn) bool {
+	if !x.tick() {
+		return false
+	}
 	sv, ov := o.value(o.s, b), o.value(o.o, b)
 	out := make(binding, len(b))
 	emit := func(s, ob uint32) bool {

@@ -21,6 +21,9 @@ type QueryOptions struct {
 	// named-graph-uri parameters).
 	DefaultGraphs []string
 	NamedGraphs   []string
+	// Limits override the store's Options.Limits field by field for this
+	// query.
+	Limits Limits
 }
 
 // Result is the answer to any query form: Results for SELECT and ASK
@@ -65,22 +68,36 @@ func (c *queryCache) get(key string) *algebra.Query {
 	return c.m[key]
 }
 
+// The cache holds at most maxCached queries of at most maxCachedBytes:
+// the explorer's queries are a few KB, and a stranger's 10 MB queries
+// must not stay in memory.
+const (
+	maxCached      = 256
+	maxCachedBytes = 32 << 10
+)
+
 func (c *queryCache) put(key string, q *algebra.Query) {
+	if len(key) > maxCachedBytes {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) > 256 {
+	if c.m == nil || len(c.m) >= maxCached {
 		c.m = map[string]*algebra.Query{}
 	}
 	c.m[key] = q
 }
 
-// QueryWith runs any query form with options.
+// QueryWith runs any query form with options. An evaluation that passes
+// one of its Limits fails with a *LimitError; a query nested deeper than
+// MaxDepth fails to parse (*SyntaxError).
 func (s *Store) QueryWith(ctx context.Context, query string, opts QueryOptions) (*Result, error) {
-	ckey := opts.Base + "\x00" + query
+	lim := opts.Limits.resolve(s.opts.Limits)
+	ckey := strconv.Itoa(lim.MaxDepth) + "\x00" + opts.Base + "\x00" + query
 	q := s.cache.get(ckey)
 	if q == nil {
 		var err error
-		q, err = algebra.ParseQuery(query, algebra.Options{Base: opts.Base})
+		q, err = algebra.ParseQuery(query, algebra.Options{Base: opts.Base, MaxDepth: lim.parseDepth()})
 		if err != nil {
 			return nil, syntaxError(err)
 		}
@@ -90,17 +107,19 @@ func (s *Store) QueryWith(ctx context.Context, query string, opts QueryOptions) 
 	if opts.DefaultGraphs != nil || opts.NamedGraphs != nil {
 		from, fromNamed = opts.DefaultGraphs, opts.NamedGraphs
 	}
-	x := s.newExec(ctx, s.current(), from, fromNamed)
+	x := s.newExec(ctx, newBudget(lim, time.Now()), s.current(), from, fromNamed)
 	return x.runQuery(q)
 }
 
-func (s *Store) newExec(ctx context.Context, sn *snapshot, from, fromNamed []string) *exec {
+func (s *Store) newExec(ctx context.Context, b budget, sn *snapshot, from, fromNamed []string) *exec {
 	x := &exec{
 		ctx:  ctx,
 		sn:   sn,
 		dict: s.dict,
 		ov:   map[graph.Term]uint32{},
 		now:  time.Now(),
+		b:    b,
+		an:   algebra.NewAnalysis(),
 		bnodes: func() string {
 			return "b" + strconv.FormatUint(s.bnode.Add(1), 36)
 		},
@@ -186,7 +205,7 @@ func (x *exec) runQuery(q *algebra.Query) (res *Result, err error) {
 				}
 			}
 			res.Solutions = append(res.Solutions, sol)
-			return x.tick()
+			return x.hold(len(res.Solutions), solutionBytes(len(sol))) && x.tick()
 		})
 		if x.err != nil {
 			return nil, x.err
@@ -198,6 +217,7 @@ func (x *exec) runQuery(q *algebra.Query) (res *Result, err error) {
 		for i, t := range q.Template {
 			tmpl[i] = [3]tmplPos{c.tmplPos(t.S), c.tmplPos(t.P), c.tmplPos(t.O)}
 		}
+		triples := 0
 		root.run(x, x.defaults, make(binding, width()), func(b binding) bool {
 			labels := map[string]string{}
 			for _, t := range tmpl {
@@ -211,6 +231,10 @@ func (x *exec) runQuery(q *algebra.Query) (res *Result, err error) {
 				}
 				if ok && validTriple(terms) {
 					g.Add(graph.Triple{S: terms[0], P: terms[1], O: terms[2]})
+					triples++
+					if !x.hold(triples, 3*termBytes+mapEntryBytes) {
+						return false
+					}
 				}
 			}
 			return x.tick()

@@ -39,6 +39,10 @@ type Options struct {
 	// TriplyDB and some other stores do. Updates still write to the real
 	// default graph.
 	UnionDefaultGraph bool
+	// Limits bound every query and update on the store (also those made
+	// through sparql.Endpoint and the protocol handler); QueryOptions and
+	// UpdateOptions can override them per call.
+	Limits Limits
 }
 
 // New returns an empty store.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/regelkit/regelkit/sparql/graph"
 	"github.com/regelkit/regelkit/sparql/memstore/internal/algebra"
@@ -18,6 +19,10 @@ type UpdateOptions struct {
 	// using-named-graph-uri parameters).
 	UsingGraphs      []string
 	UsingNamedGraphs []string
+	// Limits override the store's Options.Limits field by field for this
+	// request; they bound each operation's WHERE evaluation (Timeout the
+	// whole request).
+	Limits Limits
 }
 
 // UpdateError is an update operation that cannot be carried out (for
@@ -40,17 +45,23 @@ func (s *Store) Update(ctx context.Context, update string) error {
 
 // UpdateWith runs an update request with options.
 func (s *Store) UpdateWith(ctx context.Context, update string, opts UpdateOptions) error {
-	u, err := algebra.ParseUpdate(update, algebra.Options{Base: opts.Base})
+	lim := opts.Limits.resolve(s.opts.Limits)
+	u, err := algebra.ParseUpdate(update, algebra.Options{Base: opts.Base, MaxDepth: lim.parseDepth()})
 	if err != nil {
 		return syntaxError(err)
 	}
+	// one budget for the whole request: its Timeout runs from here
+	b := newBudget(lim, time.Now())
 	return s.write(func(w *writer) (err error) {
 		defer recoverEval(&err)
 		for _, op := range u.Ops {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if err := w.apply(ctx, op, opts); err != nil {
+			if !b.deadline.IsZero() && time.Now().After(b.deadline) {
+				return &LimitError{Limit: "Timeout", Max: int64(lim.Timeout)}
+			}
+			if err := w.apply(ctx, &b, op, opts); err != nil {
 				return err
 			}
 			w.flush()
@@ -101,7 +112,7 @@ func (w *writer) clearGraph(g uint32) {
 	}
 }
 
-func (w *writer) apply(ctx context.Context, op algebra.UpdateOp, opts UpdateOptions) error {
+func (w *writer) apply(ctx context.Context, b *budget, op algebra.UpdateOp, opts UpdateOptions) error {
 	switch op := op.(type) {
 	case *algebra.InsertData:
 		labels := map[string]string{}
@@ -116,13 +127,13 @@ func (w *writer) apply(ctx context.Context, op algebra.UpdateOp, opts UpdateOpti
 		return nil
 	case *algebra.DeleteWhere:
 		where := quadsAsPattern(op.Quads)
-		return w.modify(ctx, where, op.Quads, nil, "", nil, nil, false)
+		return w.modify(ctx, b, where, op.Quads, nil, "", nil, nil, false)
 	case *algebra.Modify:
 		using, usingNamed, has := op.Using, op.UsingNamed, op.HasUsing
 		if opts.UsingGraphs != nil || opts.UsingNamedGraphs != nil {
 			using, usingNamed, has = opts.UsingGraphs, opts.UsingNamedGraphs, true
 		}
-		return w.modify(ctx, op.Where, op.Delete, op.Insert, op.With, using, usingNamed, has)
+		return w.modify(ctx, b, op.Where, op.Delete, op.Insert, op.With, using, usingNamed, has)
 	case *algebra.Load:
 		if op.Silent {
 			return nil
@@ -239,9 +250,11 @@ func quadsAsPattern(quads []algebra.QuadPattern) algebra.Node {
 	return out
 }
 
-func (w *writer) modify(ctx context.Context, where algebra.Node, del, ins []algebra.QuadPattern, with string, using, usingNamed []string, hasUsing bool) error {
+func (w *writer) modify(ctx context.Context, b *budget, where algebra.Node, del, ins []algebra.QuadPattern, with string, using, usingNamed []string, hasUsing bool) error {
 	sn := w.snapshot()
-	x := w.s.newExec(ctx, sn, nil, nil)
+	x := w.s.newExec(ctx, *b, sn, nil, nil)
+	// what this operation held stays counted for the next ones
+	defer func() { b.held = x.b.held }()
 	if hasUsing {
 		x.setDataset(using, usingNamed)
 	} else if with != "" {
@@ -272,7 +285,7 @@ func (w *writer) modify(ctx context.Context, where algebra.Node, del, ins []alge
 	var sols []binding
 	root.run(x, x.defaults, make(binding, len(c.names)), func(b binding) bool {
 		sols = append(sols, append(binding(nil), b...))
-		return x.tick()
+		return x.hold(len(sols), bindingBytes(len(b))) && x.tick()
 	})
 	if x.err != nil {
 		return x.err
@@ -294,10 +307,15 @@ func (w *writer) modify(ctx context.Context, where algebra.Node, del, ins []alge
 		}
 		return graph.Quad{S: terms[0], P: terms[1], O: terms[2], G: terms[3]}, true
 	}
+	// Templates multiply the solutions: every quad to delete or insert
+	// counts against MaxTotalBytes (pending keys, then the new indexes).
 	for _, b := range sols {
 		for _, t := range delT {
 			if q, ok := ground(t, b, nil); ok {
 				w.remove(q)
+				if !x.addBytes(quadBytes) {
+					return x.err
+				}
 			}
 		}
 	}
@@ -307,8 +325,15 @@ func (w *writer) modify(ctx context.Context, where algebra.Node, del, ins []alge
 		for _, t := range insT {
 			if q, ok := ground(t, b, labels); ok {
 				w.add(q)
+				if !x.addBytes(quadBytes) {
+					return x.err
+				}
 			}
 		}
 	}
 	return nil
 }
+
+// quadBytes is roughly what one quad an update adds or deletes takes:
+// its pending key and its entries in the three index permutations.
+const quadBytes = 4 * 12

@@ -235,6 +235,13 @@ func (re *Regexp) matchesEmpty(fn string) error {
 // backslash are *Error values; a result past Options.MaxBytes or a match
 // past the MatchTimeout a *LimitError.
 func (re *Regexp) ReplaceAll(s, replacement string) (string, error) {
+	return re.ReplaceAllWithin(s, replacement, re.maxBytes)
+}
+
+// ReplaceAllWithin is ReplaceAll with its own bound on the result's length
+// instead of Options.MaxBytes (zero or negative: no bound), for callers
+// whose budget differs per evaluation while the compiled pattern is shared.
+func (re *Regexp) ReplaceAllWithin(s, replacement string, maxBytes int64) (string, error) {
 	if err := re.matchesEmpty("replace"); err != nil {
 		return "", err
 	}
@@ -254,8 +261,8 @@ func (re *Regexp) ReplaceAll(s, replacement string) (string, error) {
 			}
 		}
 		last = m.end
-		if re.maxBytes > 0 && int64(b.Len()) > re.maxBytes {
-			return &LimitError{Pattern: re.pattern, Limit: "MaxBytes", Max: re.maxBytes}
+		if maxBytes > 0 && int64(b.Len()) > maxBytes {
+			return &LimitError{Pattern: re.pattern, Limit: "MaxBytes", Max: maxBytes}
 		}
 		return nil
 	})
@@ -263,8 +270,8 @@ func (re *Regexp) ReplaceAll(s, replacement string) (string, error) {
 		return "", err
 	}
 	b.WriteString(s[last:])
-	if re.maxBytes > 0 && int64(b.Len()) > re.maxBytes {
-		return "", &LimitError{Pattern: re.pattern, Limit: "MaxBytes", Max: re.maxBytes}
+	if maxBytes > 0 && int64(b.Len()) > maxBytes {
+		return "", &LimitError{Pattern: re.pattern, Limit: "MaxBytes", Max: maxBytes}
 	}
 	return b.String(), nil
 }

@@ -2,6 +2,7 @@ package algebra
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,13 +15,39 @@ import (
 type Options struct {
 	// Base is the base IRI for relative IRIs when the text has no BASE.
 	Base string
+	// MaxDepth bounds the nesting of the text (groups, brackets, unary
+	// operators, paths, collections) and the depth of the algebra built
+	// from it, so that neither the parser nor anything that walks the
+	// algebra recursively can exhaust the stack; VarsPerDepth times it
+	// bounds the distinct variables. Zero means DefaultMaxDepth; a
+	// negative value disables both bounds.
+	MaxDepth int
 }
 
+// DefaultMaxDepth is the nesting bound used when Options.MaxDepth is zero.
+// Hand-written and generated queries stay far below it (the explorer's
+// discovery queries nest about 15 levels); a long chain of 1000 UNIONs,
+// OPTIONALs or || operands is already suspect.
+const DefaultMaxDepth = 1000
+
 type parser struct {
-	toks     []token
-	i        int
+	lx       *lexer
+	buf      []token // lookahead window; buf[0] is the current token
+	prev     token   // the token before the current one
 	base     string
 	prefixes map[string]string
+
+	// nest is the current nesting of the text; depths the depth of every
+	// composite node, expression and path built so far (leaves are 1).
+	nest     int
+	maxDepth int
+	depths   map[any]int
+	// distinct variables (and blank node labels, and the variables the
+	// translation adds), bounded: every solution is as wide as they are
+	vars    map[string]bool
+	nvars   int
+	maxVars int
+	an      *Analysis
 
 	// blank node label scoping
 	groupID   int
@@ -47,19 +74,92 @@ func newParser(src string, opts Options) (*parser, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Tokens are scanned on demand, never all at once: a 10 MB body of
+	// one-character tokens would otherwise cost 64 bytes per character.
 	lx := &lexer{src: src, line: 1, col: 1}
-	p := &parser{base: opts.Base, prefixes: map[string]string{}, bnodeUse: map[string]int{}, dataBnodes: map[string]int{}}
-	for {
-		t, err := lx.next()
-		if err != nil {
-			return nil, err
-		}
-		p.toks = append(p.toks, t)
-		if t.kind == tEOF {
-			break
-		}
+	p := &parser{lx: lx, base: opts.Base, prefixes: map[string]string{}, bnodeUse: map[string]int{}, dataBnodes: map[string]int{},
+		maxDepth: opts.MaxDepth, depths: map[any]int{}, vars: map[string]bool{}, an: NewAnalysis()}
+	switch {
+	case p.maxDepth == 0:
+		p.maxDepth = DefaultMaxDepth
+	case p.maxDepth < 0:
+		p.maxDepth = math.MaxInt
+	}
+	p.maxVars = math.MaxInt
+	if p.maxDepth <= math.MaxInt/VarsPerDepth {
+		p.maxVars = VarsPerDepth * p.maxDepth
 	}
 	return p, nil
+}
+
+// VarsPerDepth sets the bound on the distinct variables of one query or
+// update: VarsPerDepth times MaxDepth (10,000 by default). Evaluation
+// copies a binding of all of them per solution, and the scope analyses
+// cost the algebra's depth times its variables.
+const VarsPerDepth = 10
+
+// newVar counts one more distinct variable, failing at t past the bound.
+func (p *parser) newVar(t token) {
+	p.nvars++
+	if p.nvars > p.maxVars {
+		panic(p.errf(t, "more than %d distinct variables", p.maxVars))
+	}
+}
+
+// enter counts one level of nesting of the text; the caller defers leave.
+func (p *parser) enter() {
+	p.nest++
+	if p.nest > p.maxDepth {
+		panic(p.errf(p.tok(), "nesting deeper than %d", p.maxDepth))
+	}
+}
+
+func (p *parser) leave() { p.nest-- }
+
+func (p *parser) depthOf(x any) int {
+	if d, ok := p.depths[x]; ok {
+		return d
+	}
+	return 1
+}
+
+// deep records the depth of x, one more than its deepest part. Chains
+// built by iteration (a || b || c ..., UNION after UNION, a group's
+// OPTIONALs and BINDs, p1/p2/p3) deepen the algebra without nesting the
+// text, and evaluation recurses along them, so they count against the
+// same bound.
+func (p *parser) deep(x any, parts ...any) {
+	d := 0
+	for _, k := range parts {
+		if k != nil {
+			d = max(d, p.depthOf(k))
+		}
+	}
+	p.setDepth(x, d+1)
+}
+
+func (p *parser) setDepth(x any, d int) {
+	if d > p.maxDepth {
+		panic(p.errf(p.tok(), "nesting deeper than %d (long chains of operators, UNIONs, OPTIONALs, BINDs, path steps or triple patterns count as nesting)", p.maxDepth))
+	}
+	p.depths[x] = d
+}
+
+// bgp records the depth of a basic graph pattern: evaluation recurses
+// once per triple pattern.
+func (p *parser) bgp(b *BGP) *BGP {
+	p.setDepth(b, 1+len(b.Patterns))
+	return b
+}
+
+func (p *parser) call(op string, args ...Expr) *Call {
+	c := &Call{Op: op, Args: args}
+	parts := make([]any, len(args))
+	for i, a := range args {
+		parts[i] = a
+	}
+	p.deep(c, parts...)
+	return c
 }
 
 // unescapeCodepoints replaces \uXXXX and \UXXXXXXXX escapes before
@@ -96,19 +196,37 @@ func unescapeCodepoints(src string) (string, error) {
 	return b.String(), nil
 }
 
-func (p *parser) tok() token {
-	if p.i >= len(p.toks) {
-		return p.toks[len(p.toks)-1]
-	}
-	return p.toks[p.i]
-}
+func (p *parser) tok() token { return p.peek(0) }
+
+// peek returns the token n places ahead (the end-of-input token past the
+// end), scanning as far as needed; a scan error panics as a syntax error.
 func (p *parser) peek(n int) token {
-	if p.i+n < len(p.toks) {
-		return p.toks[p.i+n]
+	for len(p.buf) <= n {
+		if len(p.buf) > 0 && p.buf[len(p.buf)-1].kind == tEOF {
+			return p.buf[len(p.buf)-1]
+		}
+		t, err := p.lx.next()
+		if err != nil {
+			panic(err)
+		}
+		if (t.kind == tVar || t.kind == tBNode) && !p.vars[t.val] {
+			p.vars[t.val] = true
+			p.newVar(t)
+		}
+		p.buf = append(p.buf, t)
 	}
-	return p.toks[len(p.toks)-1]
+	return p.buf[n]
 }
-func (p *parser) adv() token { t := p.toks[p.i]; p.i++; return t }
+
+func (p *parser) adv() token {
+	t := p.tok()
+	p.prev = t
+	if t.kind != tEOF {
+		copy(p.buf, p.buf[1:])
+		p.buf = p.buf[:len(p.buf)-1]
+	}
+	return t
+}
 
 func (p *parser) errf(t token, format string, args ...any) *Error {
 	return &Error{Pos: t.pos, Msg: fmt.Sprintf(format, args...)}
@@ -126,7 +244,7 @@ func (p *parser) isKwAt(n int, kw string) bool {
 
 func (p *parser) acceptKw(kw string) bool {
 	if p.isKw(kw) {
-		p.i++
+		p.adv()
 		return true
 	}
 	return false
@@ -145,7 +263,7 @@ func (p *parser) isP(s string) bool {
 
 func (p *parser) acceptP(s string) bool {
 	if p.isP(s) {
-		p.i++
+		p.adv()
 		return true
 	}
 	return false
@@ -416,7 +534,7 @@ func (p *parser) constructQuery() *Query {
 	for _, t := range tmpl {
 		q.Template = append(q.Template, t)
 	}
-	q.Pattern = p.modifiers(&BGP{Patterns: tmpl}, q)
+	q.Pattern = p.modifiers(p.bgp(&BGP{Patterns: tmpl}), q)
 	q.Base = p.base
 	return q
 }
@@ -527,7 +645,16 @@ func (p *parser) selectModifiers(where Node, q *Query, items []selectItem, star,
 
 	if len(p.aggs) > 0 || grouped {
 		grouped = true
-		node = &Group{P: node, Keys: keys, Aggs: p.aggs}
+		g := &Group{P: node, Keys: keys, Aggs: p.aggs}
+		parts := []any{node}
+		for _, k := range keys {
+			parts = append(parts, k.Expr)
+		}
+		for _, a := range p.aggs {
+			parts = append(parts, a.Agg)
+		}
+		p.deep(g, parts...)
+		node = g
 		if star && q.Form == Select {
 			panic(p.errf(p.tok(), "SELECT * is not allowed with GROUP BY or aggregates"))
 		}
@@ -543,16 +670,16 @@ func (p *parser) selectModifiers(where Node, q *Query, items []selectItem, star,
 		groupVars[a.Var] = true
 	}
 	if len(having) > 0 {
-		node = &Filter{Expr: conj(having), P: node}
+		node = p.filter(p.conj(having), node)
 	}
 	// trailing VALUES joins before the select expressions (§18.2.4.3)
 	if p.isKw("VALUES") {
 		p.adv()
-		node = &Join{L: node, R: p.dataBlock()}
+		node = p.join(node, p.dataBlock())
 	}
 	// select expressions
 	inScope := map[string]bool{}
-	for _, v := range InScope(where) {
+	for _, v := range p.an.InScope(where) {
 		inScope[v] = true
 	}
 	seen := map[string]bool{}
@@ -564,7 +691,7 @@ func (p *parser) selectModifiers(where Node, q *Query, items []selectItem, star,
 			if grouped {
 				p.checkGroupedExpr(it.expr, groupVars, it.tok)
 			}
-			node = &Extend{P: node, Var: it.v, Expr: it.expr}
+			node = p.extend(node, it.v, it.expr)
 			groupVars[it.v] = true
 		} else if grouped && !groupVars[it.v] {
 			panic(p.errf(it.tok, "variable ?%s is neither grouped nor aggregated", it.v))
@@ -572,10 +699,16 @@ func (p *parser) selectModifiers(where Node, q *Query, items []selectItem, star,
 		seen[it.v] = true
 	}
 	if len(order) > 0 {
-		node = &OrderBy{P: node, Conds: order}
+		o := &OrderBy{P: node, Conds: order}
+		parts := []any{node}
+		for _, c := range order {
+			parts = append(parts, c.Expr)
+		}
+		p.deep(o, parts...)
+		node = o
 	}
 	if star {
-		q.Vars = publicVars(InScope(where))
+		q.Vars = publicVars(p.an.InScope(where))
 	} else {
 		q.Vars = nil
 		for _, it := range items {
@@ -583,15 +716,15 @@ func (p *parser) selectModifiers(where Node, q *Query, items []selectItem, star,
 		}
 	}
 	if q.Form == Select || q.Form == Describe {
-		node = &Project{P: node, Vars: q.Vars}
+		node = wrap(p, &Project{P: node, Vars: q.Vars}, node)
 	}
 	if distinct {
-		node = &Distinct{P: node}
+		node = wrap(p, &Distinct{P: node}, node)
 	} else if reduced {
-		node = &Reduced{P: node}
+		node = wrap(p, &Reduced{P: node}, node)
 	}
 	if offset > 0 || limit >= 0 {
-		node = &Slice{P: node, Offset: offset, Limit: limit}
+		node = wrap(p, &Slice{P: node, Offset: offset, Limit: limit}, node)
 	}
 	return node
 }
@@ -619,12 +752,26 @@ func publicVars(vars []string) []string {
 	return out
 }
 
-func conj(es []Expr) Expr {
+func (p *parser) conj(es []Expr) Expr {
 	e := es[0]
 	for _, x := range es[1:] {
-		e = &Call{Op: "&&", Args: []Expr{e, x}}
+		e = p.call("&&", e, x)
 	}
 	return e
+}
+
+// wrap records the depth of x, built on parts, and returns it.
+func wrap[T any](p *parser, x T, parts ...any) T {
+	p.deep(x, parts...)
+	return x
+}
+
+func (p *parser) join(l, r Node) Node { return wrap(p, &Join{L: l, R: r}, l, r) }
+
+func (p *parser) filter(e Expr, n Node) Node { return wrap(p, &Filter{Expr: e, P: n}, e, n) }
+
+func (p *parser) extend(n Node, v string, e Expr) Node {
+	return wrap(p, &Extend{P: n, Var: v, Expr: e}, n, e)
 }
 
 // ---- graph patterns ----
@@ -647,12 +794,14 @@ type patternItem struct {
 }
 
 func (p *parser) groupGraphPattern() Node {
+	p.enter()
+	defer p.leave()
 	open := p.tok()
 	p.expectP("{")
 	if p.isKw("SELECT") {
 		q := p.selectQuery(true)
 		p.expectP("}")
-		return &SubQuery{Q: q}
+		return wrap(p, &SubQuery{Q: q}, q.Pattern)
 	}
 	p.groupID++
 	parentGroup := p.curGroup
@@ -690,17 +839,19 @@ func (p *parser) groupGraphPattern() Node {
 		case p.isKw("GRAPH"):
 			p.adv()
 			name := p.varOrIRI()
-			elems = append(elems, groupElem{kind: "other", node: &Graph{Name: name, P: p.groupGraphPattern()}, tok: t})
+			g := p.groupGraphPattern()
+			elems = append(elems, groupElem{kind: "other", node: wrap(p, &Graph{Name: name, P: g}, g), tok: t})
 		case p.isKw("SERVICE"):
 			p.adv()
 			silent := p.acceptKw("SILENT")
 			name := p.varOrIRI()
-			elems = append(elems, groupElem{kind: "other", node: &Service{Name: name, P: p.groupGraphPattern(), Silent: silent}, tok: t})
+			g := p.groupGraphPattern()
+			elems = append(elems, groupElem{kind: "other", node: wrap(p, &Service{Name: name, P: g, Silent: silent}, g), tok: t})
 		case p.isP("{"):
 			n := p.groupGraphPattern()
 			for p.acceptKw("UNION") {
 				r := p.groupGraphPattern()
-				n = &Union{L: n, R: r}
+				n = wrap(p, &Union{L: n, R: r}, n, r)
 			}
 			elems = append(elems, groupElem{kind: "other", node: n, tok: t})
 		default:
@@ -708,7 +859,7 @@ func (p *parser) groupGraphPattern() Node {
 			if len(items) == 0 {
 				panic(p.errf(t, "unexpected %s in group graph pattern", t))
 			}
-			if prev := p.toks[p.i-1]; !(prev.kind == tPunct && prev.val == ".") && p.startsTriples() {
+			if prev := p.prev; !(prev.kind == tPunct && prev.val == ".") && p.startsTriples() {
 				panic(p.errf(p.tok(), "expected '.' before %s", p.tok()))
 			}
 			if len(elems) > 0 && elems[len(elems)-1].kind == "triples" {
@@ -734,12 +885,18 @@ func (p *parser) groupGraphPattern() Node {
 func (p *parser) translateGroup(elems []groupElem) Node {
 	var g Node = &BGP{}
 	var filters []Expr
+	// the in-scope variables of g, brought up to date at each BIND from
+	// the elements joined since (recomputing InScope(g) per BIND would
+	// cost the group's size per BIND)
+	scope := map[string]bool{}
+	var pending []Node
 	join := func(a Node) {
+		pending = append(pending, a)
 		if b, ok := g.(*BGP); ok && len(b.Patterns) == 0 {
 			if _, isFilter := a.(*Filter); isFilter {
 				// keep {{ ... FILTER }} from turning into an OPTIONAL's
 				// own filter
-				g = &Join{L: g, R: a}
+				g = p.join(g, a)
 				return
 			}
 			g = a
@@ -748,27 +905,33 @@ func (p *parser) translateGroup(elems []groupElem) Node {
 		if b, ok := a.(*BGP); ok && len(b.Patterns) == 0 {
 			return
 		}
-		g = &Join{L: g, R: a}
+		g = p.join(g, a)
 	}
 	for _, e := range elems {
 		switch e.kind {
 		case "filter":
 			filters = append(filters, e.expr)
 		case "optional":
+			pending = append(pending, e.node)
 			if f, ok := e.node.(*Filter); ok {
-				g = &LeftJoin{L: g, R: f.P, Expr: f.Expr}
+				g = wrap(p, &LeftJoin{L: g, R: f.P, Expr: f.Expr}, g, f.P, f.Expr)
 			} else {
-				g = &LeftJoin{L: g, R: e.node}
+				g = wrap(p, &LeftJoin{L: g, R: e.node}, g, e.node)
 			}
 		case "minus":
-			g = &Minus{L: g, R: e.node}
+			g = wrap(p, &Minus{L: g, R: e.node}, g, e.node)
 		case "bind":
-			for _, v := range InScope(g) {
-				if v == e.bindV {
-					panic(p.errf(e.tok, "BIND variable ?%s is already in scope", v))
+			for _, n := range pending {
+				for _, v := range p.an.InScope(n) {
+					scope[v] = true
 				}
 			}
-			g = &Extend{P: g, Var: e.bindV, Expr: e.expr}
+			pending = pending[:0]
+			if scope[e.bindV] {
+				panic(p.errf(e.tok, "BIND variable ?%s is already in scope", e.bindV))
+			}
+			scope[e.bindV] = true
+			g = p.extend(g, e.bindV, e.expr)
 		case "triples":
 			join(p.translateTriples(e.triple))
 		default:
@@ -776,12 +939,13 @@ func (p *parser) translateGroup(elems []groupElem) Node {
 		}
 	}
 	if len(filters) > 0 {
-		g = &Filter{Expr: conj(filters), P: g}
+		g = p.filter(p.conj(filters), g)
 	}
 	return g
 }
 
 func (p *parser) freshVar() Term {
+	p.newVar(p.tok())
 	p.freshVars++
 	return Term{Var: fmt.Sprintf("_:_p%d", p.freshVars)}
 }
@@ -795,10 +959,11 @@ func (p *parser) translateTriples(items []patternItem) Node {
 		if len(bgp.Patterns) == 0 {
 			return
 		}
+		p.bgp(bgp)
 		if out == nil {
 			out = bgp
 		} else {
-			out = &Join{L: out, R: bgp}
+			out = p.join(out, bgp)
 		}
 		bgp = &BGP{}
 	}
@@ -820,11 +985,11 @@ func (p *parser) translateTriples(items []patternItem) Node {
 			return
 		}
 		flush()
-		pat := &PathPattern{S: s, Path: path, O: o}
+		pat := wrap(p, &PathPattern{S: s, Path: path, O: o}, path)
 		if out == nil {
 			out = pat
 		} else {
-			out = &Join{L: out, R: pat}
+			out = p.join(out, pat)
 		}
 	}
 	for _, it := range items {
@@ -1016,7 +1181,7 @@ func (p *parser) propertyList(s Term, out []patternItem, paths bool) []patternIt
 		if p.tok().kind == tVar {
 			pred = Term{Var: p.adv().val}
 			if p.noVars {
-				panic(p.errf(p.toks[p.i-1], "variables are not allowed in data"))
+				panic(p.errf(p.prev, "variables are not allowed in data"))
 			}
 		} else if paths {
 			path = p.path()
@@ -1059,6 +1224,8 @@ func (p *parser) graphNode(out []patternItem, paths bool) (Term, []patternItem) 
 }
 
 func (p *parser) blankNodePropertyList(out []patternItem, paths bool) (Term, []patternItem) {
+	p.enter()
+	defer p.leave()
 	p.expectP("[")
 	s := p.anonNode()
 	if !p.startsVerb(paths) {
@@ -1070,6 +1237,8 @@ func (p *parser) blankNodePropertyList(out []patternItem, paths bool) (Term, []p
 }
 
 func (p *parser) collection(out []patternItem, paths bool) (Term, []patternItem) {
+	p.enter()
+	defer p.leave()
 	p.expectP("(")
 	var items []Term
 	for !p.isP(")") {
@@ -1108,6 +1277,7 @@ func (p *parser) anonNode() Term {
 	if p.templateMode {
 		return Term{Term: graph.Blank(label)}
 	}
+	p.newVar(p.tok())
 	return Term{Var: "_:" + label}
 }
 
@@ -1142,11 +1312,13 @@ func (p *parser) varOrTerm() Term {
 		return Term{Var: "_:" + t.val}
 	case tPunct:
 		if t.val == "[" && p.peek(1).kind == tPunct && p.peek(1).val == "]" {
-			p.i += 2
+			p.adv()
+			p.adv()
 			return p.anonNode()
 		}
 		if t.val == "(" && p.peek(1).kind == tPunct && p.peek(1).val == ")" {
-			p.i += 2
+			p.adv()
+			p.adv()
 			return Term{Term: graph.IRI(graph.RDFNil)}
 		}
 	}
@@ -1159,9 +1331,12 @@ func (p *parser) varOrTerm() Term {
 // ---- property paths ----
 
 func (p *parser) path() Path {
+	p.enter()
+	defer p.leave()
 	l := p.pathSeq()
 	for p.acceptP("|") {
-		l = &PathAlt{L: l, R: p.pathSeq()}
+		r := p.pathSeq()
+		l = wrap(p, Path(&PathAlt{L: l, R: r}), l, r)
 	}
 	return l
 }
@@ -1169,14 +1344,16 @@ func (p *parser) path() Path {
 func (p *parser) pathSeq() Path {
 	l := p.pathEltOrInverse()
 	for p.acceptP("/") {
-		l = &PathSeq{L: l, R: p.pathEltOrInverse()}
+		r := p.pathEltOrInverse()
+		l = wrap(p, Path(&PathSeq{L: l, R: r}), l, r)
 	}
 	return l
 }
 
 func (p *parser) pathEltOrInverse() Path {
 	if p.acceptP("^") {
-		return &PathInv{P: p.pathElt()}
+		e := p.pathElt()
+		return wrap(p, &PathInv{P: e}, e)
 	}
 	return p.pathElt()
 }
@@ -1186,13 +1363,13 @@ func (p *parser) pathElt() Path {
 	switch {
 	case p.isP("*"):
 		p.adv()
-		return &PathZeroOrMore{P: prim}
+		return wrap(p, &PathZeroOrMore{P: prim}, prim)
 	case p.isP("+"):
 		p.adv()
-		return &PathOneOrMore{P: prim}
+		return wrap(p, &PathOneOrMore{P: prim}, prim)
 	case p.isP("?"):
 		p.adv()
-		return &PathZeroOrOne{P: prim}
+		return wrap(p, &PathZeroOrOne{P: prim}, prim)
 	}
 	return prim
 }
@@ -1289,7 +1466,11 @@ func (p *parser) bracketted() Expr {
 	return e
 }
 
-func (p *parser) expression() Expr { return p.leftAssoc(p.andExpr, "||") }
+func (p *parser) expression() Expr {
+	p.enter()
+	defer p.leave()
+	return p.leftAssoc(p.andExpr, "||")
+}
 
 func (p *parser) andExpr() Expr { return p.leftAssoc(p.relExpr, "&&") }
 
@@ -1300,16 +1481,17 @@ func (p *parser) relExpr() Expr {
 		switch t.val {
 		case "=", "!=", "<", ">", "<=", ">=":
 			p.adv()
-			return &Call{Op: t.val, Args: []Expr{l, p.addExpr()}}
+			return p.call(t.val, l, p.addExpr())
 		}
 	}
 	if p.isKw("IN") {
 		p.adv()
-		return &Call{Op: "IN", Args: append([]Expr{l}, p.exprList()...)}
+		return p.call("IN", append([]Expr{l}, p.exprList()...)...)
 	}
 	if p.isKw("NOT") && p.isKwAt(1, "IN") {
-		p.i += 2
-		return &Call{Op: "NOT IN", Args: append([]Expr{l}, p.exprList()...)}
+		p.adv()
+		p.adv()
+		return p.call("NOT IN", append([]Expr{l}, p.exprList()...)...)
 	}
 	return l
 }
@@ -1343,23 +1525,27 @@ func (p *parser) leftAssoc(next func() Expr, ops ...string) Expr {
 			return l
 		}
 		p.adv()
-		l = &Call{Op: t.val, Args: []Expr{l, next()}}
+		l = p.call(t.val, l, next())
 	}
 }
 
 func (p *parser) unary() Expr {
 	t := p.tok()
 	if t.kind == tPunct {
+		op := ""
 		switch t.val {
 		case "!":
-			p.adv()
-			return &Call{Op: "!", Args: []Expr{p.unary()}}
+			op = "!"
 		case "-":
-			p.adv()
-			return &Call{Op: "u-", Args: []Expr{p.unary()}}
+			op = "u-"
 		case "+":
+			op = "u+"
+		}
+		if op != "" {
 			p.adv()
-			return &Call{Op: "u+", Args: []Expr{p.unary()}}
+			p.enter()
+			defer p.leave()
+			return p.call(op, p.unary())
 		}
 	}
 	return p.primary()
@@ -1428,7 +1614,7 @@ func (p *parser) primary() Expr {
 			p.aggOK = false
 			g := p.groupGraphPattern()
 			p.aggOK = savedAgg
-			return &Exists{Not: not, P: g}
+			return wrap(p, &Exists{Not: not, P: g}, g)
 		}
 		if arity, ok := builtins[u]; ok {
 			p.adv()
@@ -1448,7 +1634,7 @@ func (p *parser) primary() Expr {
 			if !arityOK(arity, len(args)) {
 				panic(p.errf(t, "wrong number of arguments to %s", u))
 			}
-			return &Call{Op: u, Args: args}
+			return p.call(u, args...)
 		}
 	}
 	panic(p.errf(t, "expected an expression, found %s", t))
@@ -1474,21 +1660,21 @@ func arityOK(arity, n int) bool {
 
 func (p *parser) functionCall(iri string, t token) Expr {
 	p.expectP("(")
-	c := &Call{Op: iri}
 	if p.acceptP(")") {
-		return c
+		return p.call(iri)
 	}
 	if p.acceptKw("DISTINCT") {
 		panic(p.errf(t, "DISTINCT is only allowed in aggregates"))
 	}
+	var args []Expr
 	for {
-		c.Args = append(c.Args, p.expression())
+		args = append(args, p.expression())
 		if !p.acceptP(",") {
 			break
 		}
 	}
 	p.expectP(")")
-	return c
+	return p.call(iri, args...)
 }
 
 func (p *parser) aggregate() Expr {
@@ -1519,6 +1705,8 @@ func (p *parser) aggregate() Expr {
 	}
 	p.expectP(")")
 	p.aggOK = true
+	p.deep(a, a.Arg)
+	p.newVar(p.tok())
 	v := fmt.Sprintf("_:agg%d", len(p.aggs))
 	p.aggs = append(p.aggs, AggBinding{Var: v, Agg: a})
 	return &ExprVar{Name: v}
@@ -1558,16 +1746,23 @@ func (p *parser) updateOp() UpdateOp {
 		x.To = p.graphOrDefault()
 		return x
 	case p.isKw("INSERT") && p.isKwAt(1, "DATA"):
-		p.i += 2
+		p.adv()
+		p.adv()
 		return &InsertData{Quads: p.quadData(false)}
 	case p.isKw("DELETE") && p.isKwAt(1, "DATA"):
-		p.i += 2
+		p.adv()
+		p.adv()
 		return &DeleteData{Quads: p.quadData(true)}
 	case p.isKw("DELETE") && p.isKwAt(1, "WHERE"):
-		p.i += 2
+		p.adv()
+		p.adv()
 		p.noBnodes = true
 		q := p.quadPattern()
 		p.noBnodes = false
+		if len(q) >= p.maxDepth {
+			// its quads become one pattern to match (see bgp)
+			panic(p.errf(t, "nesting deeper than %d: DELETE WHERE has %d quad patterns", p.maxDepth, len(q)))
+		}
 		// DELETE WHERE's pattern uses variables; templates see them as such.
 		return &DeleteWhere{Quads: q}
 	case p.isKw("WITH") || p.isKw("DELETE") || p.isKw("INSERT"):

@@ -89,6 +89,10 @@ var fuzzSeeds = []string{
 	`SELECT * { { SELECT ?x { ?x ?p ?o } LIMIT 1 } UNION { SERVICE SILENT <http://x> { ?x ?p ?o } } }`,
 }
 
+// fuzzDepth is the MaxDepth the fuzz targets also parse with, small
+// enough that short inputs reach it.
+const fuzzDepth = 12
+
 func FuzzParseQuery(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
@@ -99,9 +103,19 @@ func FuzzParseQuery(f *testing.F) {
 			if e, ok := err.(*Error); !ok || strings.HasPrefix(e.Msg, "internal error") {
 				t.Fatalf("error %T: %v", err, err)
 			}
+		} else {
+			_ = String(q.Pattern)
+		}
+		q, err = ParseQuery(src, Options{Base: "http://example.org/", MaxDepth: fuzzDepth})
+		if err != nil {
+			if e, ok := err.(*Error); !ok || strings.HasPrefix(e.Msg, "internal error") {
+				t.Fatalf("error %T: %v", err, err)
+			}
 			return
 		}
-		_ = String(q.Pattern)
+		if d := nodeDepth(q.Pattern); d > fuzzDepth {
+			t.Fatalf("algebra depth %d passed MaxDepth %d:\n%s", d, fuzzDepth, String(q.Pattern))
+		}
 	})
 }
 
@@ -118,6 +132,25 @@ func FuzzParseUpdate(f *testing.F) {
 		if err != nil {
 			if e, ok := err.(*Error); !ok || strings.HasPrefix(e.Msg, "internal error") {
 				t.Fatalf("error %T: %v", err, err)
+			}
+		}
+		u, err := ParseUpdate(src, Options{MaxDepth: fuzzDepth})
+		if err != nil {
+			if e, ok := err.(*Error); !ok || strings.HasPrefix(e.Msg, "internal error") {
+				t.Fatalf("error %T: %v", err, err)
+			}
+			return
+		}
+		for _, op := range u.Ops {
+			switch op := op.(type) {
+			case *Modify:
+				if d := nodeDepth(op.Where); d > fuzzDepth {
+					t.Fatalf("WHERE depth %d passed MaxDepth %d", d, fuzzDepth)
+				}
+			case *DeleteWhere:
+				if len(op.Quads) >= fuzzDepth {
+					t.Fatalf("DELETE WHERE with %d quads passed MaxDepth %d", len(op.Quads), fuzzDepth)
+				}
 			}
 		}
 	})
