@@ -47,7 +47,8 @@ const (
 	needEvalTimeout = "explorer: EVAL_TIMEOUT passed to the embedded store's Limits"
 )
 
-var fixed = map[string]bool{needValidatorOut: true, needFEELNesting: true, needSHACLBounds: true, needHandlerLimits: true}
+var fixed = map[string]bool{needValidatorOut: true, needFEELNesting: true, needSHACLBounds: true, needHandlerLimits: true,
+	needSPARQLNesting: true, needSPARQLBudget: true, needEvalTimeout: true}
 
 // hostileCase is one crafted request.
 type hostileCase struct {

@@ -50,7 +50,7 @@ func newKnowledgeGraph(ctx context.Context, cfg *config) (*knowledgeGraph, error
 		method:      cfg.SPARQLQueryMethod,
 	}
 	if cfg.EmbeddedStore {
-		kg.store = memstore.New()
+		kg.store = memstore.NewWithOptions(memstore.Options{Limits: cfg.Limits.SPARQL()})
 		for _, path := range examples.KnowledgeGraph {
 			// The graph's engine links point at this server, on any port.
 			data, err := examples.KnowledgeGraphFile(path, cfg.PublicBaseURL)

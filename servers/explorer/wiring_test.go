@@ -304,6 +304,17 @@ func TestEvaluationLimitsReachEngines(t *testing.T) {
 	if !strings.Contains(msg, "MaxRows") {
 		t.Errorf("SHACL with EVAL_MAX_ROWS=1: %q", msg)
 	}
+	// SPARQL on the embedded store, through the proxy and the protocol
+	// endpoint.
+	query := "SELECT ?s ?p ?o WHERE { ?s ?p ?o } ORDER BY ?o"
+	msg = rows.Post("/v1/graphdb/query", map[string]string{"endpoint": "/v1/sparql", "query": query}).ExpectError(t, 400, "LIMIT_EXCEEDED")
+	if !strings.Contains(msg, "MaxRows (1 solutions)") {
+		t.Errorf("SPARQL with EVAL_MAX_ROWS=1: %q", msg)
+	}
+	if got := rows.Get("/v1/sparql?query=" + url.QueryEscape(query)); got.Status != 400 {
+		t.Errorf("protocol endpoint with EVAL_MAX_ROWS=1: %d %s", got.Status, got.Body)
+	}
+
 	// FEEL: the embedded engine evaluates under EVAL_MAX_ROWS.
 	cfg, _, err := loadConfig(func(k string) (string, bool) {
 		v, ok := map[string]string{"EVAL_MAX_ROWS": "10"}[k]

@@ -8,6 +8,7 @@ import (
 	"github.com/regelkit/regelkit/servers/internal/envconfig"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 	"github.com/regelkit/regelkit/shacl"
+	"github.com/regelkit/regelkit/sparql/memstore"
 )
 
 // Config is the bounds table of a server, as plain values; FEEL, SHACL and
@@ -81,4 +82,13 @@ func (c Config) FEEL() feel.Limits {
 // (shape nesting) and MaxRows (results reported).
 func (c Config) SHACL() shacl.Limits {
 	return shacl.Limits{Timeout: c.Timeout, MaxDepth: c.MaxDepth, MaxRows: c.MaxRows}
+}
+
+// SPARQL returns the bounds of one query or update on the embedded store
+// (sparql/memstore): Timeout, MaxDepth (nesting of the query text and its
+// algebra), MaxRows (solutions an operator materialises), MaxBytes (one
+// string a function builds) and MaxTotalBytes (all an evaluation holds).
+func (c Config) SPARQL() memstore.Limits {
+	return memstore.Limits{Timeout: c.Timeout, MaxDepth: c.MaxDepth, MaxRows: c.MaxRows,
+		MaxBytes: c.MaxBytes, MaxTotalBytes: c.MaxTotalBytes}
 }

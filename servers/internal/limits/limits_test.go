@@ -12,6 +12,7 @@ import (
 	"github.com/regelkit/regelkit/servers/internal/envconfig"
 	"github.com/regelkit/regelkit/servers/internal/limits"
 	"github.com/regelkit/regelkit/shacl"
+	"github.com/regelkit/regelkit/sparql/memstore"
 )
 
 func TestReadDefaults(t *testing.T) {
@@ -100,5 +101,8 @@ func TestEngineLimits(t *testing.T) {
 	}
 	if got, want := c.SHACL(), (shacl.Limits{Timeout: 5 * time.Second, MaxDepth: 50, MaxRows: 1000}); got != want {
 		t.Errorf("SHACL() = %+v, want %+v", got, want)
+	}
+	if got, want := c.SPARQL(), (memstore.Limits{Timeout: 5 * time.Second, MaxDepth: 50, MaxRows: 1000, MaxBytes: 4096, MaxTotalBytes: 1 << 20}); got != want {
+		t.Errorf("SPARQL() = %+v, want %+v", got, want)
 	}
 }
