@@ -8,6 +8,7 @@ require (
 	github.com/beevik/etree v1.8.1
 	github.com/cockroachdb/apd/v3 v3.2.3
 	github.com/dlclark/regexp2 v1.12.0
+	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b
 	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/google/go-cmp v0.7.0
 	github.com/gorilla/mux v1.8.1
@@ -20,6 +21,9 @@ require (
 
 require (
 	github.com/cayleygraph/quad v1.3.0 // indirect
+	github.com/dlclark/regexp2/v2 v2.5.2 // indirect
+	github.com/go-sourcemap/sourcemap v2.1.3+incompatible // indirect
+	github.com/google/pprof v0.0.0-20230207041349-798e818bf904 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
