@@ -14,6 +14,7 @@ require (
 	github.com/gorilla/mux v1.8.1
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/knakk/rdf v0.0.0-20190304171630-8521bf4c5042
+	github.com/mmcdole/gofeed v1.4.2
 	github.com/piprate/json-gold v0.9.1
 	golang.org/x/text v0.41.0
 	golang.org/x/time v0.15.0
@@ -27,6 +28,8 @@ require (
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
+	github.com/mmcdole/goxpp/v2 v2.0.0 // indirect
 	github.com/pquerna/cachecontrol v0.2.0 // indirect
+	golang.org/x/net v0.57.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
 )

@@ -15,6 +15,8 @@ import (
 	"github.com/regelkit/regelkit/engine/operaton"
 	"github.com/regelkit/regelkit/engine/rest"
 	"github.com/regelkit/regelkit/examples"
+	"github.com/regelkit/regelkit/servers/business/internal/public"
+	"github.com/regelkit/regelkit/servers/business/internal/tracker"
 	"github.com/regelkit/regelkit/servers/internal/auth"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 	"github.com/regelkit/regelkit/servers/internal/openapi"
@@ -46,6 +48,8 @@ type app struct {
 	audit        *auditor
 	external     *http.Client
 	mounted      map[string]string // root's endpoint map: only what is served
+	public       *public.Public
+	tracker      *tracker.Tracker
 	closers      []func()
 }
 
@@ -78,6 +82,10 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 	doc.DefaultResponse = &openapi.Response{
 		Description: "failure envelope",
 		Content:     openapi.JSON(doc.AddSchema("ErrorEnvelope", openapi.ErrorEnvelope())),
+	}
+	if err := a.newPublic(ctx); err != nil {
+		a.Close()
+		return nil, fmt.Errorf("public content: %w", err)
 	}
 	a.router = httpapi.NewRouter(httpapi.RouterOptions{
 		Development:  cfg.development(),
@@ -181,6 +189,7 @@ func (a *app) routes() {
 	a.decisionRoutes(r)
 	a.brpRoutes(r)
 	a.adminRoutes(r)
+	a.publicRoutes(r)
 	if a.embedded && a.cfg.EngineREST {
 		a.mountEngineREST(r)
 	}

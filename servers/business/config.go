@@ -83,6 +83,14 @@ type config struct {
 	AltchaHMACKey     string
 	MediaAggregateKey string
 	TriplyDBToken     string
+
+	// Public content and the issue tracker (notes §7).
+	NewsFeedURL, BerichtenFeedURL, ProductsFeedURL string // "" = the embedded example feeds
+	ProductsTenant                                 string
+	KnowledgeGraphURL                              string // "" = the embedded example knowledge graph
+	IssueTrackerBaseURL, IssueTrackerProject       string
+	IssueTrackerLabel                              string
+	MediaAggregatorTTL                             time.Duration
 }
 
 func (c *config) development() bool {
@@ -113,6 +121,11 @@ var aliases = map[string]string{
 	"DOCMGMT_USER_ID":         "EDOCS_USER_ID",
 	"DOCMGMT_PASSWORD":        "EDOCS_PASSWORD",
 	"ISSUE_TRACKER_TOKEN":     "GITLAB_TOKEN",
+	// Public content and the issue tracker (notes §3.7, §7).
+	"KNOWLEDGE_GRAPH_SPARQL_URL":   "RONL_SPARQL_ENDPOINT",
+	"ISSUE_TRACKER_BASE_URL":       "GITLAB_BASE_URL",
+	"ISSUE_TRACKER_PROJECT_PATH":   "GITLAB_PROJECT_PATH",
+	"ISSUE_TRACKER_USE_CASE_LABEL": "GITLAB_UC_LABEL",
 }
 
 func withAliases(lookup func(string) (string, bool)) func(string) (string, bool) {
@@ -235,6 +248,24 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	c.AltchaHMACKey = env.Secret("ALTCHA_HMAC_KEY", "", "ALTCHA HMAC key; empty: ALTCHA off")
 	c.MediaAggregateKey = env.Secret("MEDIA_AGGREGATOR_ACCEPT_KEY", "", "bearer key of the media aggregator search; empty: open")
 	c.TriplyDBToken = env.Secret("TRIPLYDB_TOKEN", "", "knowledge-graph API token")
+
+	// Public content and the issue tracker (notes §7).
+	c.NewsFeedURL = env.URL("NEWS_FEED_URL", "", "RSS 2.0 feed of /v1/public/nieuws; empty: the embedded example feed")
+	c.BerichtenFeedURL = env.URL("BERICHTEN_FEED_URL", "", "RSS 2.0 feed of /v1/public/berichten; empty: the embedded example feed")
+	c.ProductsFeedURL = env.URL("PRODUCTS_FEED_URL", "",
+		"Samenwerkende Catalogi 4.0 XML of /v1/public/producten-diensten; empty: the embedded example catalogue")
+	c.ProductsTenant = env.String("PRODUCTS_TENANT", "flevoland", "the one tenant the products catalogue belongs to")
+	c.KnowledgeGraphURL = env.URL("KNOWLEDGE_GRAPH_SPARQL_URL", "",
+		"SPARQL endpoint of /v1/public/regelcatalogus (alias RONL_SPARQL_ENDPOINT); empty: the embedded example knowledge graph")
+	c.IssueTrackerBaseURL = env.URL("ISSUE_TRACKER_BASE_URL", "", "GitLab base URL (alias GITLAB_BASE_URL); empty: tracker routes answer 503")
+	c.IssueTrackerProject = env.String("ISSUE_TRACKER_PROJECT_PATH", "",
+		"GitLab project, group/project or a numeric id (alias GITLAB_PROJECT_PATH); empty: tracker routes answer 503")
+	c.IssueTrackerLabel = env.String("ISSUE_TRACKER_USE_CASE_LABEL", "uc::submitted", "label of submitted use cases (alias GITLAB_UC_LABEL)")
+	ttl := env.Int("MEDIA_AGGREGATOR_CACHE_TTL_MS", 900000, "media aggregator article cache in ms; missing or non-positive: 900000")
+	if ttl <= 0 {
+		ttl = 900000
+	}
+	c.MediaAggregatorTTL = time.Duration(ttl) * time.Millisecond
 	return c, env, env.Err()
 }
 

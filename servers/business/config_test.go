@@ -163,3 +163,21 @@ func TestDevIdentityRefusedOutsideDevelopment(t *testing.T) {
 		t.Errorf("newApp in acceptance without IDP_URL: %v", err)
 	}
 }
+
+func TestConfigPublicContent(t *testing.T) {
+	cfg := configFrom(t, nil)
+	if cfg.NewsFeedURL != "" || cfg.KnowledgeGraphURL != "" || cfg.ProductsTenant != "flevoland" || cfg.IssueTrackerLabel != "uc::submitted" ||
+		cfg.MediaAggregatorTTL.Milliseconds() != 900000 || cfg.IssueTrackerBaseURL != "" {
+		t.Errorf("public defaults: %+v", cfg)
+	}
+	cfg = configFrom(t, map[string]string{
+		"RONL_SPARQL_ENDPOINT": "https://kg.example/sparql", "GITLAB_BASE_URL": "https://gitlab.example",
+		"GITLAB_PROJECT_PATH": "a/b", "GITLAB_UC_LABEL": "x", "MEDIA_AGGREGATOR_CACHE_TTL_MS": "-5",
+		"PRODUCTS_TENANT": "voorbeeldland",
+	})
+	if cfg.KnowledgeGraphURL != "https://kg.example/sparql" || cfg.IssueTrackerBaseURL != "https://gitlab.example" ||
+		cfg.IssueTrackerProject != "a/b" || cfg.IssueTrackerLabel != "x" || cfg.MediaAggregatorTTL.Milliseconds() != 900000 ||
+		cfg.ProductsTenant != "voorbeeldland" {
+		t.Errorf("public aliases: %+v", cfg)
+	}
+}
