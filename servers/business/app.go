@@ -94,6 +94,10 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 		MaxBodyBytes: maxJSONBody,
 	})
 	a.routes()
+	if err := a.assistantRoutes(ctx, a.router); err != nil {
+		a.Close()
+		return nil, fmt.Errorf("assistant: %w", err)
+	}
 	return a, nil
 }
 

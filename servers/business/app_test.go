@@ -102,7 +102,7 @@ func TestRoot(t *testing.T) {
 	if got.Name != serviceName || got.Version != version || got.Status != "running" || got.Environment != "development" {
 		t.Errorf("root = %+v", got)
 	}
-	want := map[string]string{"health": "/v1/health", "decision": "/v1/decision", "brp": "/v1/brp", "m2m": "/v1/m2m", "admin": "/v1/admin",
+	want := map[string]string{"health": "/v1/health", "decision": "/v1/decision", "brp": "/v1/brp", "m2m": "/v1/m2m", "admin": "/v1/admin", "mcp": "/v1/mcp",
 		"public": "/v1/public"}
 	if len(got.Endpoints) != len(want) {
 		t.Errorf("endpoints %v: only mounted groups, exactly %v", got.Endpoints, want)

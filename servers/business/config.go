@@ -76,6 +76,13 @@ type config struct {
 	MCPEnabled      bool
 	AnthropicAPIKey string
 	OpenAIAPIKey    string
+	// The assistant's model endpoints and tool providers (notes §10).
+	AnthropicBaseURL string
+	OpenAIBaseURL    string
+	CPRMVEnabled     bool
+	CPRMVURL         string
+	MCPExternal      []string // id=URL or id=command args
+	MCPServer        bool     // serve the read-only tools at /v1/mcp/server
 
 	// Secrets of later features, read now so the production boot check
 	// covers them (notes §3.7).
@@ -244,6 +251,13 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	c.MCPEnabled = env.Bool("MCP_ENABLED", false, "enable the AI assistant; then ANTHROPIC_API_KEY is required")
 	c.AnthropicAPIKey = env.Secret("ANTHROPIC_API_KEY", "", "language-model API key of the assistant; required only when MCP_ENABLED=true")
 	c.OpenAIAPIKey = env.Secret("OPENAI_API_KEY", "", "optional second language-model API key")
+	c.AnthropicBaseURL = env.URL("ANTHROPIC_BASE_URL", "https://api.anthropic.com", "Anthropic Messages API base (a proxy or a test double)")
+	c.OpenAIBaseURL = env.URL("OPENAI_BASE_URL", "https://api.openai.com", "OpenAI Chat Completions API base (a proxy or a test double)")
+	c.CPRMVEnabled = env.Bool("CPRMV_MCP_ENABLED", false, "offer the rule-serving API's MCP server (CPRMV_URL) to the assistant")
+	c.CPRMVURL = env.URL("CPRMV_URL", "https://acc.cprmv.open-regels.nl/mcp", "Streamable HTTP endpoint of the rule-serving API's MCP server")
+	c.MCPExternal = env.List("MCP_EXTERNAL_SERVERS", nil,
+		"further MCP tool providers of the assistant, comma-separated id=https://host/mcp (Streamable HTTP) or id=command arg… (stdio); all their tools are offered")
+	c.MCPServer = env.Bool("MCP_SERVER_ENABLED", true, "serve regelkit's read-only tools as an MCP server at /v1/mcp/server (JWT, role caseworker or admin)")
 	c.IssueTrackerToken = env.Secret("ISSUE_TRACKER_TOKEN", "", "issue-tracker API token (alias GITLAB_TOKEN)")
 	c.AltchaHMACKey = env.Secret("ALTCHA_HMAC_KEY", "", "ALTCHA HMAC key; empty: ALTCHA off")
 	c.MediaAggregateKey = env.Secret("MEDIA_AGGREGATOR_ACCEPT_KEY", "", "bearer key of the media aggregator search; empty: open")
@@ -288,6 +302,9 @@ func (c *config) validate() (warnings []string, err error) {
 
 	if c.MCPEnabled && (c.AnthropicAPIKey == "" || isPlaceholder(c.AnthropicAPIKey)) {
 		add("ANTHROPIC_API_KEY must be set to a real key when MCP_ENABLED=true")
+	}
+	if _, err := c.mcpExternal(); err != nil {
+		add("%v", err)
 	}
 	if !c.DocmgmtStub {
 		for _, s := range []struct{ name, value string }{

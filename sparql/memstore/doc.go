@@ -29,7 +29,10 @@
 // Queries are parsed by a recursive-descent parser (positioned errors,
 // *SyntaxError) into the SPARQL algebra of §18 (package
 // internal/algebra), then compiled per execution into streaming operators
-// over id bindings. Basic graph patterns are evaluated by nested index
+// over id bindings. Expressions compile through a table of functions
+// (funcs.go) to evaluator closures, so no row looks a function up by name;
+// an unknown function is a *SyntaxError at its call before anything runs.
+// Basic graph patterns are evaluated by nested index
 // lookups in an order chosen greedily from estimated cardinalities (exact
 // counts for constants, per-predicate fan-out statistics for bound
 // variables), with FILTER conjuncts pushed to the earliest step that binds
@@ -50,7 +53,9 @@
 // int64 with an apd decimal fallback (34 digits) and on float64. REGEX
 // and REPLACE read their XPath patterns and flags with xsdregexp.Compile
 // (also SHACL's sh:pattern and FEEL's matches), compiled once when pattern
-// and flags are constants; REPLACE expands $n as XPath's fn:replace does
+// and flags are constants (an invalid one is a *SyntaxError at the call
+// naming it), per row otherwise (an invalid one is then that row's
+// expression error); REPLACE expands $n as XPath's fn:replace does
 // (xsdregexp's ReplaceAll), or with the q flag uses the replacement as is.
 // A back-reference pattern that backtracks past its match time limit ends
 // the query with the *xsdregexp.LimitError.

@@ -261,22 +261,7 @@ func (c *compiler) compile(n algebra.Node) op {
 		}
 		return o
 	case *algebra.Group:
-		o := &opGroup{p: c.compile(n.P)}
-		for _, k := range n.Keys {
-			gk := groupKey{expr: c.compileExpr(k.Expr), slot: -1}
-			if k.Var != "" {
-				gk.slot = c.slot(k.Var)
-			}
-			o.keys = append(o.keys, gk)
-		}
-		for _, a := range n.Aggs {
-			ag := aggSpec{slot: c.slot(a.Var), name: a.Agg.Name, distinct: a.Agg.Distinct, sep: a.Agg.Separator}
-			if a.Agg.Arg != nil {
-				ag.arg = c.compileExpr(a.Agg.Arg)
-			}
-			o.aggs = append(o.aggs, ag)
-		}
-		return o
+		return c.compileGroup(n)
 	case *algebra.OrderBy:
 		o := &opOrder{p: c.compile(n.P), top: c.top[n]}
 		for _, cond := range n.Conds {
@@ -318,6 +303,31 @@ func (c *compiler) compile(n algebra.Node) op {
 		return &opSlice{p: c.compile(n.P), offset: n.Offset, limit: n.Limit}
 	}
 	return &opError{err: fmt.Errorf("memstore: unsupported algebra node %T", n)}
+}
+
+// compileGroup compiles Group and its aggregates, looked up by name here
+// once.
+func (c *compiler) compileGroup(n *algebra.Group) op {
+	o := &opGroup{p: c.compile(n.P)}
+	for _, k := range n.Keys {
+		gk := groupKey{expr: c.compileExpr(k.Expr), slot: -1}
+		if k.Var != "" {
+			gk.slot = c.slot(k.Var)
+		}
+		o.keys = append(o.keys, gk)
+	}
+	for _, a := range n.Aggs {
+		kind, ok := aggKinds[a.Agg.Name]
+		if !ok { // the parser knows the same names
+			c.x.fail(&EvaluationError{Msg: "unknown aggregate " + a.Agg.Name})
+		}
+		ag := aggSpec{slot: c.slot(a.Var), kind: kind, distinct: a.Agg.Distinct, sep: a.Agg.Separator}
+		if a.Agg.Arg != nil {
+			ag.arg = c.compileExpr(a.Agg.Arg)
+		}
+		o.aggs = append(o.aggs, ag)
+	}
+	return o
 }
 
 type opError struct{ err error }

@@ -13,9 +13,28 @@ type groupKey struct {
 	slot int // -1 when the key binds no variable
 }
 
+// aggKind is an aggregate function, looked up by name once at compile
+// time.
+type aggKind uint8
+
+const (
+	aggCount aggKind = iota
+	aggSum
+	aggAvg
+	aggMin
+	aggMax
+	aggSample
+	aggGroupConcat
+)
+
+var aggKinds = map[string]aggKind{
+	"COUNT": aggCount, "SUM": aggSum, "AVG": aggAvg, "MIN": aggMin, "MAX": aggMax,
+	"SAMPLE": aggSample, "GROUP_CONCAT": aggGroupConcat,
+}
+
 type aggSpec struct {
 	slot     int
-	name     string
+	kind     aggKind
 	distinct bool
 	sep      string
 	arg      *cexpr // nil for COUNT(*)
@@ -138,13 +157,11 @@ func (o *opGroup) accumulate(x *exec, ag active, a *aggSpec, st *aggState, r bin
 	}
 	v, err := x.eval(a.arg, r, ag)
 	if err != nil {
-		if a.name == "COUNT" || a.name == "SAMPLE" {
-			return
+		// an error is skipped by COUNT, SAMPLE, MIN and MAX, and makes
+		// the others an error
+		if a.kind != aggCount && a.kind != aggSample && a.kind != aggMin && a.kind != aggMax {
+			st.err = true
 		}
-		if a.name == "MIN" || a.name == "MAX" {
-			return
-		}
-		st.err = true
 		return
 	}
 	if a.distinct {
@@ -157,10 +174,10 @@ func (o *opGroup) accumulate(x *exec, ag active, a *aggSpec, st *aggState, r bin
 		st.seen[v] = true
 		x.addBytes(mapEntryBytes + termBytes)
 	}
-	switch a.name {
-	case "COUNT":
+	switch a.kind {
+	case aggCount:
 		st.count++
-	case "SUM", "AVG":
+	case aggSum, aggAvg:
 		n, ok := parseNum(v)
 		if !ok {
 			st.err = true
@@ -177,20 +194,20 @@ func (o *opGroup) accumulate(x *exec, ag active, a *aggSpec, st *aggState, r bin
 			return
 		}
 		st.sum = s
-	case "MIN", "MAX":
+	case aggMin, aggMax:
 		if st.best.IsZero() {
 			st.best = v
 			return
 		}
 		c := orderCompare(v, st.best)
-		if (a.name == "MIN" && c < 0) || (a.name == "MAX" && c > 0) {
+		if (a.kind == aggMin && c < 0) || (a.kind == aggMax && c > 0) {
 			st.best = v
 		}
-	case "SAMPLE":
+	case aggSample:
 		if st.sample.IsZero() {
 			st.sample = v
 		}
-	case "GROUP_CONCAT":
+	case aggGroupConcat:
 		if !isStringLit(v) {
 			st.err = true
 			return
@@ -217,15 +234,15 @@ func (a *aggSpec) result(st *aggState) (graph.Term, bool) {
 	if st.err {
 		return graph.Term{}, false
 	}
-	switch a.name {
-	case "COUNT":
+	switch a.kind {
+	case aggCount:
 		return intNum(st.count).term(), true
-	case "SUM":
+	case aggSum:
 		if !st.sumSet {
 			return intNum(0).term(), true
 		}
 		return st.sum.term(), true
-	case "AVG":
+	case aggAvg:
 		if !st.sumSet {
 			return intNum(0).term(), true
 		}
@@ -234,11 +251,11 @@ func (a *aggSpec) result(st *aggState) (graph.Term, bool) {
 			return graph.Term{}, false
 		}
 		return q.term(), true
-	case "MIN", "MAX":
+	case aggMin, aggMax:
 		return st.best, !st.best.IsZero()
-	case "SAMPLE":
+	case aggSample:
 		return st.sample, !st.sample.IsZero()
-	case "GROUP_CONCAT":
+	case aggGroupConcat:
 		parts := slices.Clone(st.parts)
 		return graph.String(strings.Join(parts, a.sep)), true
 	}

@@ -140,58 +140,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	case http.MethodPost:
-		ct, ctParams, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-		if err != nil {
-			h.fail(w, r, http.StatusUnsupportedMediaType, "missing or invalid Content-Type; use application/sparql-query, application/sparql-update or a form")
-			return
-		}
-		if ct != sparql.MediaQuery && ct != sparql.MediaUpdate && ct != sparql.MediaForm {
-			if _, ok := rdfPayloadFormat(ct); ok {
-				// an RDF document posted to the endpoint: a new graph
-				h.serveGraph(w, r, graphTarget{})
-				return
-			}
-			h.fail(w, r, http.StatusUnsupportedMediaType, "unsupported Content-Type "+excerpt(ct)+"; use application/sparql-query, application/sparql-update or a form")
-			return
-		}
-		if cs, ok := ctParams["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
-			h.fail(w, r, http.StatusUnsupportedMediaType, "unsupported charset "+excerpt(cs)+"; SPARQL requests are UTF-8")
-			return
-		}
-		if ct == sparql.MediaUpdate && h.opts.ReadOnly {
-			h.fail(w, r, http.StatusForbidden, "this endpoint is read-only: updates are refused")
-			return
-		}
-		body, ok := h.readBody(w, r)
-		if !ok {
-			return
-		}
-		if !utf8.Valid(body) {
-			h.fail(w, r, http.StatusBadRequest, "the request body is not UTF-8")
-			return
-		}
-		switch ct {
-		case sparql.MediaQuery:
-			query = string(body)
-		case sparql.MediaUpdate:
-			update = string(body)
-		case sparql.MediaForm:
-			form, err := url.ParseQuery(string(body))
-			if err != nil {
-				h.fail(w, r, http.StatusBadRequest, "malformed form body")
-				return
-			}
-			if len(form["query"]) > 1 || len(form["update"]) > 1 {
-				h.fail(w, r, http.StatusBadRequest, "send one query or update, not several")
-				return
-			}
-			for k, v := range form {
-				params[k] = append(params[k], v...)
-			}
-			query, update = form.Get("query"), form.Get("update")
-		}
-		if (query == "") == (update == "") {
-			h.fail(w, r, http.StatusBadRequest, "send exactly one of query or update")
+		var ok bool
+		if query, update, ok = h.readPost(w, r, params); !ok {
 			return
 		}
 	default:
@@ -202,27 +152,101 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.opts.Timeout)
 	defer cancel()
-	base := h.endpointURL(r)
 	if update != "" {
-		if h.opts.ReadOnly {
-			h.fail(w, r, http.StatusForbidden, "this endpoint is read-only: updates are refused")
-			return
-		}
-		opts := UpdateOptions{Base: base, UsingGraphs: params["using-graph-uri"], UsingNamedGraphs: params["using-named-graph-uri"]}
-		if opts.UsingGraphs != nil || opts.UsingNamedGraphs != nil {
-			if msg := usingConflict(update, base); msg != "" {
-				h.fail(w, r, http.StatusBadRequest, msg)
-				return
-			}
-		}
-		if err := h.s.UpdateWith(ctx, update, opts); err != nil {
-			h.failErr(w, r, err)
-			return
-		}
-		w.WriteHeader(http.StatusNoContent)
+		h.update(ctx, w, r, update, params)
 		return
 	}
-	res, err := h.s.QueryWith(ctx, query, QueryOptions{Base: base, DefaultGraphs: params["default-graph-uri"], NamedGraphs: params["named-graph-uri"]})
+	h.query(ctx, w, r, query, params)
+}
+
+// readPost reads the query or update of a POST request (a body of
+// application/sparql-query, application/sparql-update or a form, whose
+// fields it adds to params). When ok is false it has answered the
+// request: with an error, or by storing a posted RDF document as a new
+// graph.
+func (h *handler) readPost(w http.ResponseWriter, r *http.Request, params url.Values) (query, update string, ok bool) {
+	ct, ctParams, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil {
+		h.fail(w, r, http.StatusUnsupportedMediaType, "missing or invalid Content-Type; use application/sparql-query, application/sparql-update or a form")
+		return "", "", false
+	}
+	if ct != sparql.MediaQuery && ct != sparql.MediaUpdate && ct != sparql.MediaForm {
+		if _, ok := rdfPayloadFormat(ct); ok {
+			// an RDF document posted to the endpoint: a new graph
+			h.serveGraph(w, r, graphTarget{})
+			return "", "", false
+		}
+		h.fail(w, r, http.StatusUnsupportedMediaType, "unsupported Content-Type "+excerpt(ct)+"; use application/sparql-query, application/sparql-update or a form")
+		return "", "", false
+	}
+	if cs, ok := ctParams["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
+		h.fail(w, r, http.StatusUnsupportedMediaType, "unsupported charset "+excerpt(cs)+"; SPARQL requests are UTF-8")
+		return "", "", false
+	}
+	if ct == sparql.MediaUpdate && h.opts.ReadOnly {
+		h.fail(w, r, http.StatusForbidden, "this endpoint is read-only: updates are refused")
+		return "", "", false
+	}
+	body, ok := h.readBody(w, r)
+	if !ok {
+		return "", "", false
+	}
+	if !utf8.Valid(body) {
+		h.fail(w, r, http.StatusBadRequest, "the request body is not UTF-8")
+		return "", "", false
+	}
+	switch ct {
+	case sparql.MediaQuery:
+		query = string(body)
+	case sparql.MediaUpdate:
+		update = string(body)
+	case sparql.MediaForm:
+		form, err := url.ParseQuery(string(body))
+		if err != nil {
+			h.fail(w, r, http.StatusBadRequest, "malformed form body")
+			return "", "", false
+		}
+		if len(form["query"]) > 1 || len(form["update"]) > 1 {
+			h.fail(w, r, http.StatusBadRequest, "send one query or update, not several")
+			return "", "", false
+		}
+		for k, v := range form {
+			params[k] = append(params[k], v...)
+		}
+		query, update = form.Get("query"), form.Get("update")
+	}
+	if (query == "") == (update == "") {
+		h.fail(w, r, http.StatusBadRequest, "send exactly one of query or update")
+		return "", "", false
+	}
+	return query, update, true
+}
+
+// update runs an update and answers 204.
+func (h *handler) update(ctx context.Context, w http.ResponseWriter, r *http.Request, update string, params url.Values) {
+	if h.opts.ReadOnly {
+		h.fail(w, r, http.StatusForbidden, "this endpoint is read-only: updates are refused")
+		return
+	}
+	base := h.endpointURL(r)
+	opts := UpdateOptions{Base: base, UsingGraphs: params["using-graph-uri"], UsingNamedGraphs: params["using-named-graph-uri"]}
+	if opts.UsingGraphs != nil || opts.UsingNamedGraphs != nil {
+		if msg := usingConflict(update, base); msg != "" {
+			h.fail(w, r, http.StatusBadRequest, msg)
+			return
+		}
+	}
+	if err := h.s.UpdateWith(ctx, update, opts); err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// query runs a query and writes its results or graph in the negotiated
+// format.
+func (h *handler) query(ctx context.Context, w http.ResponseWriter, r *http.Request, query string, params url.Values) {
+	res, err := h.s.QueryWith(ctx, query, QueryOptions{Base: h.endpointURL(r), DefaultGraphs: params["default-graph-uri"], NamedGraphs: params["named-graph-uri"]})
 	if err != nil {
 		h.failErr(w, r, err)
 		return

@@ -44,21 +44,6 @@ func (g *gindex) len() int {
 	return len(g.spo)
 }
 
-func buildIndex(triples []key) *gindex {
-	spo := slices.Clone(triples)
-	slices.SortFunc(spo, cmpKey)
-	spo = slices.Compact(spo)
-	pos := make([]key, len(spo))
-	osp := make([]key, len(spo))
-	for i, t := range spo {
-		pos[i] = key{t[1], t[2], t[0]}
-		osp[i] = key{t[2], t[0], t[1]}
-	}
-	slices.SortFunc(pos, cmpKey)
-	slices.SortFunc(osp, cmpKey)
-	return &gindex{spo: spo, pos: pos, osp: osp}
-}
-
 // with returns a new index with add inserted and del removed (both in
 // S,P,O order). g may be nil.
 func (g *gindex) with(add, del []key) *gindex {

@@ -33,8 +33,9 @@ type Result struct {
 	Graph   *graph.Graph
 }
 
-// SyntaxError is a query or update that does not parse; Line and Column
-// point at the offending token.
+// SyntaxError is a query or update that does not parse or compile (an
+// unknown function, a constant regular expression that is not valid);
+// Line and Column point at the offending token or call.
 type SyntaxError struct {
 	Line, Column int
 	Msg          string
@@ -182,6 +183,9 @@ func (x *exec) runQuery(q *algebra.Query) (res *Result, err error) {
 	defer recoverEval(&err)
 	c := newCompiler(x, q.Base)
 	root := c.compile(q.Pattern)
+	if x.err != nil { // an unknown function or an invalid constant pattern
+		return nil, x.err
+	}
 	width := func() int { return len(c.names) }
 	switch q.Form {
 	case algebra.Ask:

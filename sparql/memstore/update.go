@@ -266,6 +266,9 @@ func (w *writer) modify(ctx context.Context, b *budget, where algebra.Node, del,
 	}
 	c := newCompiler(x, "")
 	root := c.compile(where)
+	if x.err != nil { // an unknown function or an invalid constant pattern
+		return x.err
+	}
 	type tq [4]tmplPos
 	compileQuads := func(qs []algebra.QuadPattern) []tq {
 		out := make([]tq, len(qs))

@@ -45,110 +45,149 @@ func Quads(opts Options) iter.Seq[graph.Quad] {
 	if n <= 0 {
 		n = 10000
 	}
-	iri := func(format string, args ...any) graph.Term { return graph.IRI(Base + fmt.Sprintf(format, args...)) }
-	p := func(ns, local string) graph.Term { return graph.IRI(ns + local) }
-	rdfType := graph.IRI(graph.RDFType)
 	return func(yield func(graph.Quad) bool) {
-		emit := func(s, pr, o graph.Term) bool { return yield(graph.Quad{S: s, P: pr, O: o}) }
-		outID := func(i, j int) string { return fmt.Sprintf("out_%d_%d", (i+n)%n, j) }
-		outType := func(i, j int) string { return varTypes[((i+n)%n*2+j)%len(varTypes)] }
-		for k := 0; k < 50; k++ {
-			org := iri("org/%d", k)
-			if !emit(org, rdfType, p(CV, "PublicOrganisation")) || !emit(org, p(SKOS, "prefLabel"), graph.LangLiteral(fmt.Sprintf("Organisatie %d", k), "nl")) {
-				return
-			}
+		g := generator{n: n, yield: yield}
+		if !g.organisations() {
+			return
 		}
 		for i := 0; i < n; i++ {
-			m := iri("model/%d", i)
-			class := p(CPRMV, "DecisionModel")
-			if i%5 == 0 {
-				class = p(CPRMV041, "DecisionModel")
-			}
-			ok := emit(m, rdfType, class) &&
-				emit(m, p(DCT, "identifier"), graph.String(fmt.Sprintf("RONL_Model_%05d", i))) &&
-				emit(m, p(DCT, "title"), graph.LangLiteral(fmt.Sprintf("Beslismodel %d", i), "nl"))
-			if i%2 == 0 {
-				ok = ok && emit(m, p(DCT, "description"), graph.LangLiteral(fmt.Sprintf("Beschrijving van beslismodel %d", i), "nl"))
-			}
-			if i%4 == 0 {
-				ok = ok && emit(m, p(RONL, "implementedBy"), graph.IRI(fmt.Sprintf("https://engine.example.org/engine-rest/decision-definition/key/RONL_Model_%05d/evaluate", i))) &&
-					emit(m, p(CPRMV, "deploymentId"), graph.String(fmt.Sprintf("dep-%d", i))) &&
-					emit(m, p(CPRMV, "deployedAt"), graph.Literal(fmt.Sprintf("2025-%02d-%02dT10:00:00Z", i%12+1, i%28+1), graph.XSDDateTime))
-			}
-			status := []string{"validated", "in-review", "not-validated"}[i%3]
-			ok = ok && emit(m, graph.IRI(RONLOntology+"validationStatus"), graph.String(status))
-			if i%3 == 0 {
-				svc := iri("service/%d", i)
-				ok = ok && emit(m, p(RONL, "implements"), svc) &&
-					emit(svc, rdfType, p(CPSV, "PublicService")) &&
-					emit(svc, p(DCT, "title"), graph.LangLiteral(fmt.Sprintf("Dienst %d", i), "nl")) &&
-					emit(svc, p(CV, "hasCompetentAuthority"), iri("org/%d", i%50))
-			}
-			if !ok {
+			if !g.model(i) {
 				return
-			}
-			variable := func(kind string, j int, id, typ string, concept int) bool {
-				v := iri("model/%d/%s/%d", i, kind, j)
-				link, class := p(CPSV, "isRequiredBy"), p(CPSV, "Input")
-				if kind == "output" {
-					link, class = p(CPSV, "produces"), p(CPSV, "Output")
-				}
-				ok := emit(v, rdfType, class) && emit(v, link, m) &&
-					emit(v, p(DCT, "identifier"), graph.String(id)) &&
-					emit(v, p(DCT, "title"), graph.LangLiteral("Variabele "+id, "nl")) &&
-					emit(v, p(DCT, "type"), graph.String(typ)) &&
-					emit(v, p(DCT, "description"), graph.LangLiteral(fmt.Sprintf("Variabele %s van beslismodel %d", id, i), "nl"))
-				if kind == "input" {
-					ok = ok && emit(v, graph.IRI("http://schema.org/value"), graph.String(testValue(typ, i+j)))
-				}
-				if concept >= 0 {
-					c := iri("model/%d/%s/%d/concept", i, kind, j)
-					ok = ok && emit(c, rdfType, p(SKOS, "Concept")) &&
-						emit(c, p(SKOS, "prefLabel"), graph.LangLiteral("Begrip "+id, "nl")) &&
-						emit(c, p(SKOS, "notation"), graph.String(id)) &&
-						emit(c, p(DCT, "subject"), v) &&
-						emit(c, p(SKOS, "exactMatch"), iri("concept/%d", concept))
-				}
-				return ok
-			}
-			// outputs: concept shared with the inputs that take them
-			for j := 0; j < 2; j++ {
-				concept := -1
-				if (i+j)%2 == 0 {
-					concept = i*2 + j
-				}
-				if !variable("output", j, outID(i, j), outType(i, j), concept) {
-					return
-				}
-			}
-			src1 := (i * 7) % n
-			inputs := []struct {
-				id, typ string
-				concept int
-			}{
-				{outID(i-1, 0), outType(i-1, 0), -1},
-				{outID(src1, 1), outType(src1, 1), -1},
-				{fmt.Sprintf("in_%d_2", i), varTypes[i%len(varTypes)], -1},
-			}
-			if (i-1+n)%n%2 == 0 {
-				inputs[0].concept = ((i-1+n)%n)*2 + 0
-			}
-			if (src1+1)%2 == 0 {
-				inputs[1].concept = src1*2 + 1
-			}
-			if i%50 == 0 {
-				inputs[2] = struct {
-					id, typ string
-					concept int
-				}{outID(i+2, 1), outType(i+2, 1), -1}
-			}
-			for j, in := range inputs {
-				if !variable("input", j, in.id, in.typ, in.concept) {
-					return
-				}
 			}
 		}
 	}
+}
+
+// generator emits the catalogue of n models; every method reports false
+// when the consumer stopped.
+type generator struct {
+	n     int
+	yield func(graph.Quad) bool
+}
+
+var rdfType = graph.IRI(graph.RDFType)
+
+func iri(format string, args ...any) graph.Term {
+	return graph.IRI(Base + fmt.Sprintf(format, args...))
+}
+
+func term(ns, local string) graph.Term { return graph.IRI(ns + local) }
+
+func (g *generator) emit(s, p, o graph.Term) bool { return g.yield(graph.Quad{S: s, P: p, O: o}) }
+
+func (g *generator) outID(i, j int) string { return fmt.Sprintf("out_%d_%d", (i+g.n)%g.n, j) }
+
+func (g *generator) outType(i, j int) string { return varTypes[((i+g.n)%g.n*2+j)%len(varTypes)] }
+
+func (g *generator) organisations() bool {
+	for k := 0; k < 50; k++ {
+		org := iri("org/%d", k)
+		if !g.emit(org, rdfType, term(CV, "PublicOrganisation")) || !g.emit(org, term(SKOS, "prefLabel"), graph.LangLiteral(fmt.Sprintf("Organisatie %d", k), "nl")) {
+			return false
+		}
+	}
+	return true
+}
+
+// model emits model i: its metadata, its service, its outputs and inputs.
+func (g *generator) model(i int) bool {
+	m := iri("model/%d", i)
+	class := term(CPRMV, "DecisionModel")
+	if i%5 == 0 {
+		class = term(CPRMV041, "DecisionModel")
+	}
+	ok := g.emit(m, rdfType, class) &&
+		g.emit(m, term(DCT, "identifier"), graph.String(fmt.Sprintf("RONL_Model_%05d", i))) &&
+		g.emit(m, term(DCT, "title"), graph.LangLiteral(fmt.Sprintf("Beslismodel %d", i), "nl"))
+	if i%2 == 0 {
+		ok = ok && g.emit(m, term(DCT, "description"), graph.LangLiteral(fmt.Sprintf("Beschrijving van beslismodel %d", i), "nl"))
+	}
+	if i%4 == 0 {
+		ok = ok && g.emit(m, term(RONL, "implementedBy"), graph.IRI(fmt.Sprintf("https://engine.example.org/engine-rest/decision-definition/key/RONL_Model_%05d/evaluate", i))) &&
+			g.emit(m, term(CPRMV, "deploymentId"), graph.String(fmt.Sprintf("dep-%d", i))) &&
+			g.emit(m, term(CPRMV, "deployedAt"), graph.Literal(fmt.Sprintf("2025-%02d-%02dT10:00:00Z", i%12+1, i%28+1), graph.XSDDateTime))
+	}
+	status := []string{"validated", "in-review", "not-validated"}[i%3]
+	ok = ok && g.emit(m, graph.IRI(RONLOntology+"validationStatus"), graph.String(status))
+	if i%3 == 0 {
+		svc := iri("service/%d", i)
+		ok = ok && g.emit(m, term(RONL, "implements"), svc) &&
+			g.emit(svc, rdfType, term(CPSV, "PublicService")) &&
+			g.emit(svc, term(DCT, "title"), graph.LangLiteral(fmt.Sprintf("Dienst %d", i), "nl")) &&
+			g.emit(svc, term(CV, "hasCompetentAuthority"), iri("org/%d", i%50))
+	}
+	if !ok {
+		return false
+	}
+	// outputs: concept shared with the inputs that take them
+	for j := 0; j < 2; j++ {
+		concept := -1
+		if (i+j)%2 == 0 {
+			concept = i*2 + j
+		}
+		if !g.variable(i, m, "output", j, g.outID(i, j), g.outType(i, j), concept) {
+			return false
+		}
+	}
+	for j, in := range g.inputs(i) {
+		if !g.variable(i, m, "input", j, in.id, in.typ, in.concept) {
+			return false
+		}
+	}
+	return true
+}
+
+type input struct {
+	id, typ string
+	concept int
+}
+
+// inputs are model i's three inputs.
+func (g *generator) inputs(i int) []input {
+	n := g.n
+	src1 := (i * 7) % n
+	inputs := []input{
+		{g.outID(i-1, 0), g.outType(i-1, 0), -1},
+		{g.outID(src1, 1), g.outType(src1, 1), -1},
+		{fmt.Sprintf("in_%d_2", i), varTypes[i%len(varTypes)], -1},
+	}
+	if (i-1+n)%n%2 == 0 {
+		inputs[0].concept = ((i-1+n)%n)*2 + 0
+	}
+	if (src1+1)%2 == 0 {
+		inputs[1].concept = src1*2 + 1
+	}
+	if i%50 == 0 {
+		inputs[2] = input{g.outID(i+2, 1), g.outType(i+2, 1), -1}
+	}
+	return inputs
+}
+
+// variable emits input or output j of model i (m), with its concept
+// unless concept is negative.
+func (g *generator) variable(i int, m graph.Term, kind string, j int, id, typ string, concept int) bool {
+	v := iri("model/%d/%s/%d", i, kind, j)
+	link, class := term(CPSV, "isRequiredBy"), term(CPSV, "Input")
+	if kind == "output" {
+		link, class = term(CPSV, "produces"), term(CPSV, "Output")
+	}
+	ok := g.emit(v, rdfType, class) && g.emit(v, link, m) &&
+		g.emit(v, term(DCT, "identifier"), graph.String(id)) &&
+		g.emit(v, term(DCT, "title"), graph.LangLiteral("Variabele "+id, "nl")) &&
+		g.emit(v, term(DCT, "type"), graph.String(typ)) &&
+		g.emit(v, term(DCT, "description"), graph.LangLiteral(fmt.Sprintf("Variabele %s van beslismodel %d", id, i), "nl"))
+	if kind == "input" {
+		ok = ok && g.emit(v, graph.IRI("http://schema.org/value"), graph.String(testValue(typ, i+j)))
+	}
+	if concept >= 0 {
+		c := iri("model/%d/%s/%d/concept", i, kind, j)
+		ok = ok && g.emit(c, rdfType, term(SKOS, "Concept")) &&
+			g.emit(c, term(SKOS, "prefLabel"), graph.LangLiteral("Begrip "+id, "nl")) &&
+			g.emit(c, term(SKOS, "notation"), graph.String(id)) &&
+			g.emit(c, term(DCT, "subject"), v) &&
+			g.emit(c, term(SKOS, "exactMatch"), iri("concept/%d", concept))
+	}
+	return ok
 }
 
 func testValue(typ string, k int) string {

@@ -180,6 +180,9 @@ type (
 	Call struct {
 		Op   string
 		Args []Expr
+		// Pos is where a built-in or function call starts in the text (zero
+		// for operators), so that evaluators report compile errors there.
+		Pos Pos
 	}
 	Exists struct {
 		Not bool

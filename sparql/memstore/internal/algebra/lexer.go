@@ -147,8 +147,7 @@ func isHex(c byte) bool {
 func (lx *lexer) next() (token, error) {
 	lx.skipSpace()
 	p := lx.pos()
-	start := lx.off
-	tok := token{pos: p, off: start}
+	tok := token{pos: p, off: lx.off}
 	if lx.off >= len(lx.src) {
 		tok.kind = tEOF
 		return tok, nil
@@ -157,31 +156,9 @@ func (lx *lexer) next() (token, error) {
 	s := lx.src[lx.off:]
 	switch {
 	case r == '<':
-		if iri, n, ok := scanIRIRef(s); ok {
-			lx.advance(n)
-			tok.kind, tok.val = tIRI, iri
-			return tok, nil
-		}
-		if strings.HasPrefix(s, "<=") {
-			lx.advance(2)
-			tok.kind, tok.val = tPunct, "<="
-			return tok, nil
-		}
-		lx.advance(1)
-		tok.kind, tok.val = tPunct, "<"
-		return tok, nil
+		return lx.iriOrLess(tok, s), nil
 	case r == '?' || r == '$':
-		if n := scanVarName(s[1:]); n > 0 {
-			lx.advance(1 + n)
-			tok.kind, tok.val = tVar, s[1:1+n]
-			return tok, nil
-		}
-		if r == '$' {
-			return tok, lx.errAt(p, "'$' must start a variable name")
-		}
-		lx.advance(1)
-		tok.kind, tok.val = tPunct, "?"
-		return tok, nil
+		return lx.variable(tok, s)
 	case r == '"' || r == '\'':
 		val, n, err := scanString(s)
 		if err != nil {
@@ -191,26 +168,7 @@ func (lx *lexer) next() (token, error) {
 		tok.kind, tok.val = tString, val
 		return tok, nil
 	case r == '@':
-		n := 1
-		for n < len(s) && (s[n] >= 'a' && s[n] <= 'z' || s[n] >= 'A' && s[n] <= 'Z') {
-			n++
-		}
-		if n == 1 {
-			return tok, lx.errAt(p, "'@' must start a language tag")
-		}
-		for n < len(s) && s[n] == '-' {
-			m := n + 1
-			for m < len(s) && (s[m] >= 'a' && s[m] <= 'z' || s[m] >= 'A' && s[m] <= 'Z' || s[m] >= '0' && s[m] <= '9') {
-				m++
-			}
-			if m == n+1 {
-				break
-			}
-			n = m
-		}
-		lx.advance(n)
-		tok.kind, tok.val = tLangTag, s[1:n]
-		return tok, nil
+		return lx.langTag(tok, s)
 	case isDigit(r) || (r == '.' && len(s) > 1 && isDigit(rune(s[1]))):
 		kind, n := scanNumber(s)
 		lx.advance(n)
@@ -225,31 +183,95 @@ func (lx *lexer) next() (token, error) {
 		tok.kind, tok.val = tBNode, s[2:2+n]
 		return tok, nil
 	case isPNCharsBase(r) || r == ':':
-		n := 0
-		if r != ':' {
-			n = scanPrefix(s)
-		}
-		if n < len(s) && s[n] == ':' {
-			local, m, err := scanLocal(s[n+1:])
-			if err != nil {
-				return tok, lx.errAt(p, "%s", err)
-			}
-			lx.advance(n + 1 + m)
-			tok.kind, tok.val, tok.val2 = tPName, s[:n], local
-			return tok, nil
-		}
-		// A bare word: a keyword. Keywords are ASCII letters, digits and '_'.
-		m := 0
-		for m < len(s) && (s[m] == '_' || s[m] >= 'a' && s[m] <= 'z' || s[m] >= 'A' && s[m] <= 'Z' || m > 0 && s[m] >= '0' && s[m] <= '9') {
-			m++
-		}
-		if m == 0 {
-			return tok, lx.errAt(p, "unexpected character %q", r)
-		}
-		lx.advance(m)
-		tok.kind, tok.val = tName, s[:m]
+		return lx.nameOrPName(tok, s, r)
+	}
+	return lx.punct(tok, s, r, size)
+}
+
+// iriOrLess scans an IRI reference, or the operator < or <=.
+func (lx *lexer) iriOrLess(tok token, s string) token {
+	if iri, n, ok := scanIRIRef(s); ok {
+		lx.advance(n)
+		tok.kind, tok.val = tIRI, iri
+		return tok
+	}
+	tok.kind, tok.val = tPunct, "<"
+	if strings.HasPrefix(s, "<=") {
+		tok.val = "<="
+	}
+	lx.advance(len(tok.val))
+	return tok
+}
+
+// variable scans ?name or $name, or the punctuation ? (a path modifier).
+func (lx *lexer) variable(tok token, s string) (token, error) {
+	if n := scanVarName(s[1:]); n > 0 {
+		lx.advance(1 + n)
+		tok.kind, tok.val = tVar, s[1:1+n]
 		return tok, nil
 	}
+	if s[0] == '$' {
+		return tok, lx.errAt(tok.pos, "'$' must start a variable name")
+	}
+	lx.advance(1)
+	tok.kind, tok.val = tPunct, "?"
+	return tok, nil
+}
+
+// langTag scans @tag(-subtag)*.
+func (lx *lexer) langTag(tok token, s string) (token, error) {
+	n := 1
+	for n < len(s) && (s[n] >= 'a' && s[n] <= 'z' || s[n] >= 'A' && s[n] <= 'Z') {
+		n++
+	}
+	if n == 1 {
+		return tok, lx.errAt(tok.pos, "'@' must start a language tag")
+	}
+	for n < len(s) && s[n] == '-' {
+		m := n + 1
+		for m < len(s) && (s[m] >= 'a' && s[m] <= 'z' || s[m] >= 'A' && s[m] <= 'Z' || s[m] >= '0' && s[m] <= '9') {
+			m++
+		}
+		if m == n+1 {
+			break
+		}
+		n = m
+	}
+	lx.advance(n)
+	tok.kind, tok.val = tLangTag, s[1:n]
+	return tok, nil
+}
+
+// nameOrPName scans a prefixed name, or a bare word (a keyword: ASCII
+// letters, digits and '_').
+func (lx *lexer) nameOrPName(tok token, s string, r rune) (token, error) {
+	n := 0
+	if r != ':' {
+		n = scanPrefix(s)
+	}
+	if n < len(s) && s[n] == ':' {
+		local, m, err := scanLocal(s[n+1:])
+		if err != nil {
+			return tok, lx.errAt(tok.pos, "%s", err)
+		}
+		lx.advance(n + 1 + m)
+		tok.kind, tok.val, tok.val2 = tPName, s[:n], local
+		return tok, nil
+	}
+	m := 0
+	for m < len(s) && (s[m] == '_' || s[m] >= 'a' && s[m] <= 'z' || s[m] >= 'A' && s[m] <= 'Z' || m > 0 && s[m] >= '0' && s[m] <= '9') {
+		m++
+	}
+	if m == 0 {
+		return tok, lx.errAt(tok.pos, "unexpected character %q", r)
+	}
+	lx.advance(m)
+	tok.kind, tok.val = tName, s[:m]
+	return tok, nil
+}
+
+// punct scans an operator or punctuation mark.
+func (lx *lexer) punct(tok token, s string, r rune, size int) (token, error) {
 	for _, op := range []string{"^^", "&&", "||", "!=", ">="} {
 		if strings.HasPrefix(s, op) {
 			lx.advance(2)
@@ -262,7 +284,7 @@ func (lx *lexer) next() (token, error) {
 		tok.kind, tok.val = tPunct, string(r)
 		return tok, nil
 	}
-	return tok, lx.errAt(p, "unexpected character %q", r)
+	return tok, lx.errAt(tok.pos, "unexpected character %q", r)
 }
 
 func scanIRIRef(s string) (string, int, bool) {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -60,13 +59,48 @@ type parser struct {
 	aggOK bool
 	aggs  []AggBinding
 
-	update       bool
-	dataBnodes   map[string]int // label -> update operation index
-	opIndex      int
-	noBnodes     bool // DELETE templates and DELETE DATA
-	noVars       bool // INSERT DATA / DELETE DATA
-	inQuadData   bool
-	templateMode bool
+	// terms says what variables and blank nodes mean where the parser is
+	terms      termMode
+	dataBnodes map[string]int // label -> update operation index
+	opIndex    int
+}
+
+// termMode is what variables and blank nodes mean in the triples being
+// parsed.
+type termMode uint8
+
+const (
+	// termsPattern: a query or WHERE pattern; blank nodes are variables
+	// scoped to their basic graph pattern.
+	termsPattern termMode = iota
+	// termsTemplate: a CONSTRUCT or INSERT template; blank nodes are
+	// fresh per solution.
+	termsTemplate
+	// termsDeletePattern: DELETE WHERE and DELETE templates, where blank
+	// nodes are not allowed.
+	termsDeletePattern
+	// termsInsertData: INSERT DATA, without variables; a blank node label
+	// belongs to one operation of the request.
+	termsInsertData
+	// termsDeleteData: DELETE DATA, with neither variables nor blank
+	// nodes.
+	termsDeleteData
+)
+
+func (m termMode) varsAllowed() bool { return m != termsInsertData && m != termsDeleteData }
+
+func (m termMode) bnodesAllowed() bool { return m != termsDeletePattern && m != termsDeleteData }
+
+// blankTerms reports whether blank nodes are terms, not variables.
+func (m termMode) blankTerms() bool {
+	return m == termsTemplate || m == termsInsertData || m == termsDeleteData
+}
+
+// setTerms switches the term mode and returns the function restoring it.
+func (p *parser) setTerms(m termMode) func() {
+	old := p.terms
+	p.terms = m
+	return func() { p.terms = old }
 }
 
 func newParser(src string, opts Options) (*parser, error) {
@@ -77,7 +111,7 @@ func newParser(src string, opts Options) (*parser, error) {
 	// Tokens are scanned on demand, never all at once: a 10 MB body of
 	// one-character tokens would otherwise cost 64 bytes per character.
 	lx := &lexer{src: src, line: 1, col: 1}
-	p := &parser{lx: lx, base: opts.Base, prefixes: map[string]string{}, bnodeUse: map[string]int{}, dataBnodes: map[string]int{},
+	p := &parser{lx: lx, base: opts.Base, terms: termsPattern, prefixes: map[string]string{}, bnodeUse: map[string]int{}, dataBnodes: map[string]int{},
 		maxDepth: opts.MaxDepth, depths: map[any]int{}, vars: map[string]bool{}, an: NewAnalysis()}
 	switch {
 	case p.maxDepth == 0:
@@ -307,7 +341,6 @@ func ParseUpdate(src string, opts Options) (u *Update, err error) {
 	if err != nil {
 		return nil, err
 	}
-	p.update = true
 	defer recoverErr(&err)
 	u = &Update{}
 	for {
@@ -438,12 +471,6 @@ func varsAsTerms(vars []string) []Term {
 	return out
 }
 
-type selectItem struct {
-	v    string
-	expr Expr
-	tok  token
-}
-
 func (p *parser) selectQuery(sub bool) *Query {
 	p.expectKw("SELECT")
 	q := &Query{Form: Select}
@@ -492,7 +519,8 @@ func (p *parser) selectQuery(sub bool) *Query {
 	}
 	p.acceptKw("WHERE")
 	where := p.groupGraphPattern()
-	q.Pattern = p.selectModifiers(where, q, items, star, distinct, reduced)
+	sel := selectClause{items: items, star: star, distinct: distinct, reduced: reduced}
+	q.Pattern = p.translateModifiers(where, q, sel, p.solutionModifier())
 	p.aggs = savedAggs
 	q.Base = p.base
 	return q
@@ -530,234 +558,16 @@ func (p *parser) constructQuery() *Query {
 	p.curGroup = p.groupID
 	tmpl := p.triplesTemplateAsPattern("}")
 	p.expectP("}")
-	q.Template = nil
-	for _, t := range tmpl {
-		q.Template = append(q.Template, t)
-	}
+	q.Template = append([]TriplePattern(nil), tmpl...)
 	q.Pattern = p.modifiers(p.bgp(&BGP{Patterns: tmpl}), q)
 	q.Base = p.base
 	return q
 }
 
-// modifiers handles solution modifiers for non-SELECT forms.
+// modifiers parses the solution modifiers of a query form other than
+// SELECT, which sees every variable, and translates them.
 func (p *parser) modifiers(where Node, q *Query) Node {
-	return p.selectModifiers(where, q, nil, true, false, false)
-}
-
-func (p *parser) selectModifiers(where Node, q *Query, items []selectItem, star, distinct, reduced bool) Node {
-	node := where
-	// GROUP BY
-	var keys []GroupKey
-	grouped := false
-	if p.isKw("GROUP") {
-		p.adv()
-		p.expectKw("BY")
-		grouped = true
-		for {
-			t := p.tok()
-			if t.kind == tVar {
-				p.adv()
-				keys = append(keys, GroupKey{Expr: &ExprVar{Name: t.val}, Var: t.val})
-				continue
-			}
-			if p.isP("(") {
-				p.adv()
-				e := p.expression()
-				k := GroupKey{Expr: e}
-				if p.acceptKw("AS") {
-					v := p.adv()
-					if v.kind != tVar {
-						panic(p.errf(v, "expected a variable after AS"))
-					}
-					k.Var = v.val
-				}
-				p.expectP(")")
-				keys = append(keys, k)
-				continue
-			}
-			if p.isBuiltinCallStart() || p.isIRI() {
-				keys = append(keys, GroupKey{Expr: p.primary()})
-				continue
-			}
-			break
-		}
-		if len(keys) == 0 {
-			panic(p.errf(p.tok(), "expected a group condition after GROUP BY"))
-		}
-	}
-	var having []Expr
-	if p.acceptKw("HAVING") {
-		p.aggOK = true
-		for p.isP("(") || p.isBuiltinCallStart() || p.isIRI() {
-			having = append(having, p.constraint())
-		}
-		p.aggOK = false
-		if len(having) == 0 {
-			panic(p.errf(p.tok(), "expected a constraint after HAVING"))
-		}
-	}
-	var order []OrderCond
-	if p.isKw("ORDER") {
-		p.adv()
-		p.expectKw("BY")
-		p.aggOK = true
-		for {
-			if p.isKw("ASC") || p.isKw("DESC") {
-				desc := p.isKw("DESC")
-				p.adv()
-				if !p.isP("(") {
-					panic(p.errf(p.tok(), "expected '(' after ASC/DESC"))
-				}
-				order = append(order, OrderCond{Expr: p.bracketted(), Desc: desc})
-				continue
-			}
-			if p.tok().kind == tVar {
-				order = append(order, OrderCond{Expr: &ExprVar{Name: p.adv().val}})
-				continue
-			}
-			if p.isP("(") || p.isBuiltinCallStart() || p.isIRI() {
-				order = append(order, OrderCond{Expr: p.constraint()})
-				continue
-			}
-			break
-		}
-		p.aggOK = false
-		if len(order) == 0 {
-			panic(p.errf(p.tok(), "expected an order condition after ORDER BY"))
-		}
-	}
-	offset, limit := int64(0), int64(-1)
-	for i := 0; i < 2; i++ {
-		if p.acceptKw("LIMIT") {
-			t := p.adv()
-			if t.kind != tInteger {
-				panic(p.errf(t, "expected an integer after LIMIT"))
-			}
-			limit, _ = strconv.ParseInt(t.val, 10, 64)
-		} else if p.acceptKw("OFFSET") {
-			t := p.adv()
-			if t.kind != tInteger {
-				panic(p.errf(t, "expected an integer after OFFSET"))
-			}
-			offset, _ = strconv.ParseInt(t.val, 10, 64)
-		}
-	}
-
-	if len(p.aggs) > 0 || grouped {
-		grouped = true
-		g := &Group{P: node, Keys: keys, Aggs: p.aggs}
-		parts := []any{node}
-		for _, k := range keys {
-			parts = append(parts, k.Expr)
-		}
-		for _, a := range p.aggs {
-			parts = append(parts, a.Agg)
-		}
-		p.deep(g, parts...)
-		node = g
-		if star && q.Form == Select {
-			panic(p.errf(p.tok(), "SELECT * is not allowed with GROUP BY or aggregates"))
-		}
-	}
-	// which variables are visible after grouping
-	groupVars := map[string]bool{}
-	for _, k := range keys {
-		if k.Var != "" {
-			groupVars[k.Var] = true
-		}
-	}
-	for _, a := range p.aggs {
-		groupVars[a.Var] = true
-	}
-	if len(having) > 0 {
-		node = p.filter(p.conj(having), node)
-	}
-	// trailing VALUES joins before the select expressions (§18.2.4.3)
-	if p.isKw("VALUES") {
-		p.adv()
-		node = p.join(node, p.dataBlock())
-	}
-	// select expressions
-	inScope := map[string]bool{}
-	for _, v := range p.an.InScope(where) {
-		inScope[v] = true
-	}
-	seen := map[string]bool{}
-	for _, it := range items {
-		if it.expr != nil {
-			if inScope[it.v] || seen[it.v] {
-				panic(p.errf(it.tok, "variable ?%s is already bound before AS", it.v))
-			}
-			if grouped {
-				p.checkGroupedExpr(it.expr, groupVars, it.tok)
-			}
-			node = p.extend(node, it.v, it.expr)
-			groupVars[it.v] = true
-		} else if grouped && !groupVars[it.v] {
-			panic(p.errf(it.tok, "variable ?%s is neither grouped nor aggregated", it.v))
-		}
-		seen[it.v] = true
-	}
-	if len(order) > 0 {
-		o := &OrderBy{P: node, Conds: order}
-		parts := []any{node}
-		for _, c := range order {
-			parts = append(parts, c.Expr)
-		}
-		p.deep(o, parts...)
-		node = o
-	}
-	if star {
-		q.Vars = publicVars(p.an.InScope(where))
-	} else {
-		q.Vars = nil
-		for _, it := range items {
-			q.Vars = append(q.Vars, it.v)
-		}
-	}
-	if q.Form == Select || q.Form == Describe {
-		node = wrap(p, &Project{P: node, Vars: q.Vars}, node)
-	}
-	if distinct {
-		node = wrap(p, &Distinct{P: node}, node)
-	} else if reduced {
-		node = wrap(p, &Reduced{P: node}, node)
-	}
-	if offset > 0 || limit >= 0 {
-		node = wrap(p, &Slice{P: node, Offset: offset, Limit: limit}, node)
-	}
-	return node
-}
-
-func (p *parser) checkGroupedExpr(e Expr, ok map[string]bool, t token) {
-	switch e := e.(type) {
-	case *ExprVar:
-		if !ok[e.Name] {
-			panic(p.errf(t, "variable ?%s is neither grouped nor aggregated", e.Name))
-		}
-	case *Call:
-		for _, a := range e.Args {
-			p.checkGroupedExpr(a, ok, t)
-		}
-	}
-}
-
-func publicVars(vars []string) []string {
-	out := []string{}
-	for _, v := range vars {
-		if !strings.HasPrefix(v, "_:") {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-func (p *parser) conj(es []Expr) Expr {
-	e := es[0]
-	for _, x := range es[1:] {
-		e = p.call("&&", e, x)
-	}
-	return e
+	return p.translateModifiers(where, q, selectClause{star: true}, p.solutionModifier())
 }
 
 // wrap records the depth of x, built on parts, and returns it.
@@ -776,14 +586,26 @@ func (p *parser) extend(n Node, v string, e Expr) Node {
 
 // ---- graph patterns ----
 
+// groupElem is one element of a group graph pattern, as parsed.
 type groupElem struct {
-	kind   string // "triples", "filter", "optional", "minus", "bind", "other"
+	kind   elemKind
 	node   Node
 	expr   Expr
 	bindV  string
 	tok    token
 	triple []patternItem
 }
+
+type elemKind uint8
+
+const (
+	elemTriples  elemKind = iota // a triples block (triple)
+	elemFilter                   // FILTER (expr)
+	elemOptional                 // OPTIONAL (node)
+	elemMinus                    // MINUS (node)
+	elemBind                     // BIND (expr AS bindV)
+	elemOther                    // a group, UNION, GRAPH, SERVICE or VALUES (node)
+)
 
 // patternItem is a triple pattern or a path pattern in a triples block.
 type patternItem struct {
@@ -815,13 +637,13 @@ func (p *parser) groupGraphPattern() Node {
 			panic(p.errf(open, "unclosed '{'"))
 		case p.isKw("FILTER"):
 			p.adv()
-			elems = append(elems, groupElem{kind: "filter", expr: p.constraint(), tok: t})
+			elems = append(elems, groupElem{kind: elemFilter, expr: p.constraint(), tok: t})
 		case p.isKw("OPTIONAL"):
 			p.adv()
-			elems = append(elems, groupElem{kind: "optional", node: p.groupGraphPattern(), tok: t})
+			elems = append(elems, groupElem{kind: elemOptional, node: p.groupGraphPattern(), tok: t})
 		case p.isKw("MINUS"):
 			p.adv()
-			elems = append(elems, groupElem{kind: "minus", node: p.groupGraphPattern(), tok: t})
+			elems = append(elems, groupElem{kind: elemMinus, node: p.groupGraphPattern(), tok: t})
 		case p.isKw("BIND"):
 			p.adv()
 			p.expectP("(")
@@ -832,28 +654,28 @@ func (p *parser) groupGraphPattern() Node {
 				panic(p.errf(v, "expected a variable after AS"))
 			}
 			p.expectP(")")
-			elems = append(elems, groupElem{kind: "bind", expr: e, bindV: v.val, tok: v})
+			elems = append(elems, groupElem{kind: elemBind, expr: e, bindV: v.val, tok: v})
 		case p.isKw("VALUES"):
 			p.adv()
-			elems = append(elems, groupElem{kind: "other", node: p.dataBlock(), tok: t})
+			elems = append(elems, groupElem{kind: elemOther, node: p.dataBlock(), tok: t})
 		case p.isKw("GRAPH"):
 			p.adv()
 			name := p.varOrIRI()
 			g := p.groupGraphPattern()
-			elems = append(elems, groupElem{kind: "other", node: wrap(p, &Graph{Name: name, P: g}, g), tok: t})
+			elems = append(elems, groupElem{kind: elemOther, node: wrap(p, &Graph{Name: name, P: g}, g), tok: t})
 		case p.isKw("SERVICE"):
 			p.adv()
 			silent := p.acceptKw("SILENT")
 			name := p.varOrIRI()
 			g := p.groupGraphPattern()
-			elems = append(elems, groupElem{kind: "other", node: wrap(p, &Service{Name: name, P: g, Silent: silent}, g), tok: t})
+			elems = append(elems, groupElem{kind: elemOther, node: wrap(p, &Service{Name: name, P: g, Silent: silent}, g), tok: t})
 		case p.isP("{"):
 			n := p.groupGraphPattern()
 			for p.acceptKw("UNION") {
 				r := p.groupGraphPattern()
 				n = wrap(p, &Union{L: n, R: r}, n, r)
 			}
-			elems = append(elems, groupElem{kind: "other", node: n, tok: t})
+			elems = append(elems, groupElem{kind: elemOther, node: n, tok: t})
 		default:
 			items := p.triplesBlock()
 			if len(items) == 0 {
@@ -862,14 +684,14 @@ func (p *parser) groupGraphPattern() Node {
 			if prev := p.prev; !(prev.kind == tPunct && prev.val == ".") && p.startsTriples() {
 				panic(p.errf(p.tok(), "expected '.' before %s", p.tok()))
 			}
-			if len(elems) > 0 && elems[len(elems)-1].kind == "triples" {
+			if len(elems) > 0 && elems[len(elems)-1].kind == elemTriples {
 				elems[len(elems)-1].triple = append(elems[len(elems)-1].triple, items...)
 			} else {
-				elems = append(elems, groupElem{kind: "triples", triple: items, tok: t})
+				elems = append(elems, groupElem{kind: elemTriples, triple: items, tok: t})
 			}
 			continue
 		}
-		if k := elems[len(elems)-1].kind; k != "filter" && k != "bind" {
+		if k := elems[len(elems)-1].kind; k != elemFilter && k != elemBind {
 			// triples after OPTIONAL, MINUS, GRAPH, a group... form a new BGP
 			p.groupID++
 			p.curGroup = p.groupID
@@ -878,132 +700,6 @@ func (p *parser) groupGraphPattern() Node {
 	}
 	p.expectP("}")
 	return p.translateGroup(elems)
-}
-
-// translateGroup implements the translation of a group graph pattern
-// (SPARQL 1.1 §18.2.2.6).
-func (p *parser) translateGroup(elems []groupElem) Node {
-	var g Node = &BGP{}
-	var filters []Expr
-	// the in-scope variables of g, brought up to date at each BIND from
-	// the elements joined since (recomputing InScope(g) per BIND would
-	// cost the group's size per BIND)
-	scope := map[string]bool{}
-	var pending []Node
-	join := func(a Node) {
-		pending = append(pending, a)
-		if b, ok := g.(*BGP); ok && len(b.Patterns) == 0 {
-			if _, isFilter := a.(*Filter); isFilter {
-				// keep {{ ... FILTER }} from turning into an OPTIONAL's
-				// own filter
-				g = p.join(g, a)
-				return
-			}
-			g = a
-			return
-		}
-		if b, ok := a.(*BGP); ok && len(b.Patterns) == 0 {
-			return
-		}
-		g = p.join(g, a)
-	}
-	for _, e := range elems {
-		switch e.kind {
-		case "filter":
-			filters = append(filters, e.expr)
-		case "optional":
-			pending = append(pending, e.node)
-			if f, ok := e.node.(*Filter); ok {
-				g = wrap(p, &LeftJoin{L: g, R: f.P, Expr: f.Expr}, g, f.P, f.Expr)
-			} else {
-				g = wrap(p, &LeftJoin{L: g, R: e.node}, g, e.node)
-			}
-		case "minus":
-			g = wrap(p, &Minus{L: g, R: e.node}, g, e.node)
-		case "bind":
-			for _, n := range pending {
-				for _, v := range p.an.InScope(n) {
-					scope[v] = true
-				}
-			}
-			pending = pending[:0]
-			if scope[e.bindV] {
-				panic(p.errf(e.tok, "BIND variable ?%s is already in scope", e.bindV))
-			}
-			scope[e.bindV] = true
-			g = p.extend(g, e.bindV, e.expr)
-		case "triples":
-			join(p.translateTriples(e.triple))
-		default:
-			join(e.node)
-		}
-	}
-	if len(filters) > 0 {
-		g = p.filter(p.conj(filters), g)
-	}
-	return g
-}
-
-func (p *parser) freshVar() Term {
-	p.newVar(p.tok())
-	p.freshVars++
-	return Term{Var: fmt.Sprintf("_:_p%d", p.freshVars)}
-}
-
-// translateTriples turns a triples block into BGPs and path patterns,
-// rewriting sequence, inverse and plain-IRI paths into triples (§18.2.2.4).
-func (p *parser) translateTriples(items []patternItem) Node {
-	var out Node
-	bgp := &BGP{}
-	flush := func() {
-		if len(bgp.Patterns) == 0 {
-			return
-		}
-		p.bgp(bgp)
-		if out == nil {
-			out = bgp
-		} else {
-			out = p.join(out, bgp)
-		}
-		bgp = &BGP{}
-	}
-	var add func(s Term, path Path, o Term)
-	add = func(s Term, path Path, o Term) {
-		switch pp := path.(type) {
-		case *PathIRI:
-			bgp.Patterns = append(bgp.Patterns, TriplePattern{S: s, P: Term{Term: graph.IRI(pp.IRI)}, O: o})
-			return
-		case *PathInv:
-			if iri, ok := pp.P.(*PathIRI); ok {
-				bgp.Patterns = append(bgp.Patterns, TriplePattern{S: o, P: Term{Term: graph.IRI(iri.IRI)}, O: s})
-				return
-			}
-		case *PathSeq:
-			v := p.freshVar()
-			add(s, pp.L, v)
-			add(v, pp.R, o)
-			return
-		}
-		flush()
-		pat := wrap(p, &PathPattern{S: s, Path: path, O: o}, path)
-		if out == nil {
-			out = pat
-		} else {
-			out = p.join(out, pat)
-		}
-	}
-	for _, it := range items {
-		if it.path == nil {
-			bgp.Patterns = append(bgp.Patterns, TriplePattern{S: it.s, P: it.p, O: it.o})
-			continue
-		}
-		add(it.s, it.path, it.o)
-	}
-	flush()
-	if out == nil {
-		return &BGP{}
-	}
-	return out
 }
 
 func (p *parser) varOrIRI() Term {
@@ -1180,7 +876,7 @@ func (p *parser) propertyList(s Term, out []patternItem, paths bool) []patternIt
 		var path Path
 		if p.tok().kind == tVar {
 			pred = Term{Var: p.adv().val}
-			if p.noVars {
+			if !p.terms.varsAllowed() {
 				panic(p.errf(p.prev, "variables are not allowed in data"))
 			}
 		} else if paths {
@@ -1269,12 +965,12 @@ func (p *parser) collection(out []patternItem, paths bool) (Term, []patternItem)
 // anonNode returns a fresh blank node: a variable in query patterns, a
 // blank term in templates and data.
 func (p *parser) anonNode() Term {
-	if p.noBnodes {
+	if !p.terms.bnodesAllowed() {
 		panic(p.errf(p.tok(), "blank nodes are not allowed here"))
 	}
 	p.anonCount++
 	label := fmt.Sprintf("_anon%d", p.anonCount)
-	if p.templateMode {
+	if p.terms.blankTerms() {
 		return Term{Term: graph.Blank(label)}
 	}
 	p.newVar(p.tok())
@@ -1285,28 +981,28 @@ func (p *parser) varOrTerm() Term {
 	t := p.tok()
 	switch t.kind {
 	case tVar:
-		if p.noVars {
+		if !p.terms.varsAllowed() {
 			panic(p.errf(t, "variables are not allowed in data"))
 		}
 		p.adv()
 		return Term{Var: t.val}
 	case tBNode:
 		p.adv()
-		if p.noBnodes {
+		if !p.terms.bnodesAllowed() {
 			panic(p.errf(t, "blank nodes are not allowed here"))
 		}
-		if p.update && p.inQuadData {
+		if p.terms == termsInsertData {
 			if op, ok := p.dataBnodes[t.val]; ok && op != p.opIndex {
 				panic(p.errf(t, "blank node _:%s is used in two update operations", t.val))
 			}
 			p.dataBnodes[t.val] = p.opIndex
-		} else if !p.templateMode {
+		} else if !p.terms.blankTerms() {
 			if g, ok := p.bnodeUse[t.val]; ok && g != p.curGroup {
 				panic(p.errf(t, "blank node _:%s is used in two different graph patterns", t.val))
 			}
 			p.bnodeUse[t.val] = p.curGroup
 		}
-		if p.templateMode {
+		if p.terms.blankTerms() {
 			return Term{Term: graph.Blank(t.val)}
 		}
 		return Term{Var: "_:" + t.val}
@@ -1417,8 +1113,7 @@ func (p *parser) pathPrimary() Path {
 
 // triplesTemplate parses triples whose blank nodes are template blank nodes.
 func (p *parser) triplesTemplate(end string) []TriplePattern {
-	p.templateMode = true
-	defer func() { p.templateMode = false }()
+	defer p.setTerms(termsTemplate)()
 	return p.plainTriples()
 }
 
@@ -1562,6 +1257,23 @@ var builtins = map[string]int{ // name -> arity (-1 variadic, -2 = 1 or 2, -3 = 
 	"ISBLANK": 1, "ISLITERAL": 1, "ISNUMERIC": 1, "REGEX": -3 - 10,
 }
 
+// operators are the Call.Op names of the operators.
+var operators = []string{"||", "&&", "=", "!=", "<", ">", "<=", ">=", "+", "-", "*", "/", "!", "u-", "u+", "IN", "NOT IN"}
+
+// CallNames returns every Call.Op the parser gives an operator or a
+// built-in function (URI and isURI are called IRI and ISIRI), so that an
+// evaluator can check that it knows them all.
+func CallNames() []string {
+	names := slices.Clone(operators)
+	for name := range builtins {
+		if name != "URI" && name != "ISURI" {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
 var aggregateNames = map[string]bool{"COUNT": true, "SUM": true, "MIN": true, "MAX": true, "AVG": true, "SAMPLE": true, "GROUP_CONCAT": true}
 
 func (p *parser) isBuiltinCallStart() bool {
@@ -1634,7 +1346,9 @@ func (p *parser) primary() Expr {
 			if !arityOK(arity, len(args)) {
 				panic(p.errf(t, "wrong number of arguments to %s", u))
 			}
-			return p.call(u, args...)
+			c := p.call(u, args...)
+			c.Pos = t.pos
+			return c
 		}
 	}
 	panic(p.errf(t, "expected an expression, found %s", t))
@@ -1661,7 +1375,9 @@ func arityOK(arity, n int) bool {
 func (p *parser) functionCall(iri string, t token) Expr {
 	p.expectP("(")
 	if p.acceptP(")") {
-		return p.call(iri)
+		c := p.call(iri)
+		c.Pos = t.pos
+		return c
 	}
 	if p.acceptKw("DISTINCT") {
 		panic(p.errf(t, "DISTINCT is only allowed in aggregates"))
@@ -1674,7 +1390,9 @@ func (p *parser) functionCall(iri string, t token) Expr {
 		}
 	}
 	p.expectP(")")
-	return p.call(iri, args...)
+	c := p.call(iri, args...)
+	c.Pos = t.pos
+	return c
 }
 
 func (p *parser) aggregate() Expr {
@@ -1756,9 +1474,9 @@ func (p *parser) updateOp() UpdateOp {
 	case p.isKw("DELETE") && p.isKwAt(1, "WHERE"):
 		p.adv()
 		p.adv()
-		p.noBnodes = true
+		restore := p.setTerms(termsDeletePattern)
 		q := p.quadPattern()
-		p.noBnodes = false
+		restore()
 		if len(q) >= p.maxDepth {
 			// its quads become one pattern to match (see bgp)
 			panic(p.errf(t, "nesting deeper than %d: DELETE WHERE has %d quad patterns", p.maxDepth, len(q)))
@@ -1771,9 +1489,9 @@ func (p *parser) updateOp() UpdateOp {
 			m.With = p.iri()
 		}
 		if p.acceptKw("DELETE") {
-			p.noBnodes = true
+			restore := p.setTerms(termsDeletePattern)
 			m.Delete = p.quadPattern()
-			p.noBnodes = false
+			restore()
 			if p.acceptKw("INSERT") {
 				m.Insert = p.templateQuads()
 			}
@@ -1797,8 +1515,7 @@ func (p *parser) updateOp() UpdateOp {
 }
 
 func (p *parser) templateQuads() []QuadPattern {
-	p.templateMode = true
-	defer func() { p.templateMode = false }()
+	defer p.setTerms(termsTemplate)()
 	return p.quadPattern()
 }
 
@@ -1825,11 +1542,11 @@ func (p *parser) graphOrDefault() GraphTarget {
 }
 
 func (p *parser) quadData(isDelete bool) []QuadPattern {
-	p.noVars = true
-	p.inQuadData = true
-	p.templateMode = true
-	p.noBnodes = isDelete
-	defer func() { p.noVars, p.inQuadData, p.templateMode, p.noBnodes = false, false, false, false }()
+	mode := termsInsertData
+	if isDelete {
+		mode = termsDeleteData
+	}
+	defer p.setTerms(mode)()
 	return p.quadPattern()
 }
 
@@ -1848,7 +1565,7 @@ func (p *parser) quadPattern() []QuadPattern {
 		if p.acceptKw("GRAPH") {
 			var g Term
 			if p.tok().kind == tVar {
-				if p.noVars {
+				if !p.terms.varsAllowed() {
 					panic(p.errf(p.tok(), "variables are not allowed in data"))
 				}
 				g = Term{Var: p.adv().val}

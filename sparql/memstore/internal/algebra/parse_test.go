@@ -35,6 +35,13 @@ func TestParseErrorsPositioned(t *testing.T) {
 		{"SELECT * { ?s ?p ?o } GROUP BY ?s", "not allowed"},
 		{"SELECT ?x { ex:a ?p ?x }", "undefined prefix"},
 		{"SELECT * WHERE { VALUES (?a ?b) { (1) } }", "VALUES row"},
+		// LIMIT and OFFSET: out of range, repeated, not an integer
+		{"SELECT * { ?s ?p ?o }\nLIMIT 99999999999999999999", "2:7: LIMIT 99999999999999999999 is out of range"},
+		{"SELECT * { ?s ?p ?o } OFFSET 1 limit 1" + strings.Repeat("0", 100), "1:38: LIMIT 100000000000000000000000000000... is out of range"},
+		{"SELECT * { ?s ?p ?o } LIMIT 1 LIMIT 2", "1:31:"},
+		{"SELECT * { ?s ?p ?o } OFFSET 1 LIMIT 2 OFFSET 3", "1:40:"},
+		{"ASK { ?s ?p ?o } LIMIT -1", "1:24: expected an integer after LIMIT"},
+		{"SELECT * { ?s ?p ?o } OFFSET 1.5", "1:30: expected an integer after OFFSET"},
 	}
 	for _, tt := range tests {
 		_, err := ParseQuery(tt.q, Options{})
