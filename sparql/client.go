@@ -31,13 +31,53 @@ type ClientOptions struct {
 	Username, Password string
 	// MaxResponseBytes bounds a response body; zero means 64 MB.
 	MaxResponseBytes int64
-	// Form sends queries and updates as application/x-www-form-urlencoded
-	// instead of application/sparql-query / -update bodies.
+	// QueryMethod says how queries and updates travel; the zero value is
+	// MethodForm, which every SPARQL 1.1 endpoint understands.
+	QueryMethod QueryMethod
+	// Form is the old spelling of QueryMethod: MethodForm.
+	//
+	// Deprecated: set QueryMethod.
 	Form bool
-	// Get sends queries with GET ?query= (updates still use POST).
+	// Get is the old spelling of QueryMethod: MethodGet.
+	//
+	// Deprecated: set QueryMethod.
 	Get bool
 	// Header is added to every request (for example a User-Agent).
 	Header http.Header
+}
+
+// QueryMethod is how a Client sends queries and updates (SPARQL 1.1
+// Protocol §2.1 and §2.2).
+type QueryMethod string
+
+const (
+	// MethodForm POSTs an application/x-www-form-urlencoded body with query=
+	// (update= for updates). It is the default: Virtuoso 7, for one, never
+	// answers a direct application/sparql-query POST.
+	MethodForm QueryMethod = "form"
+	// MethodDirect POSTs the text itself as application/sparql-query
+	// (application/sparql-update for updates).
+	MethodDirect QueryMethod = "direct"
+	// MethodGet sends a query as GET ?query= when the whole URL stays under
+	// MaxGetURL bytes, so caches and read-only replicas can serve it; a
+	// longer query, and every update, is a form POST.
+	MethodGet QueryMethod = "get"
+)
+
+// MaxGetURL is the longest URL MethodGet sends; many servers and proxies
+// refuse request lines over 8 KB, so this stays well below.
+const MaxGetURL = 4096
+
+// ParseQueryMethod reads a QueryMethod by name ("form", "direct" or "get",
+// any case); "" is MethodForm.
+func ParseQueryMethod(s string) (QueryMethod, error) {
+	switch m := QueryMethod(strings.ToLower(strings.TrimSpace(s))); m {
+	case "":
+		return MethodForm, nil
+	case MethodForm, MethodDirect, MethodGet:
+		return m, nil
+	}
+	return "", fmt.Errorf("sparql: unknown query method %q (want form, direct or get)", s)
 }
 
 // Client talks to any SPARQL 1.1 Protocol endpoint (GraphDB, TriplyDB,
@@ -62,6 +102,14 @@ func NewClient(endpointURL string, opts ClientOptions) *Client {
 	}
 	if opts.MaxResponseBytes <= 0 {
 		opts.MaxResponseBytes = 64 << 20
+	}
+	if opts.QueryMethod == "" {
+		switch {
+		case opts.Get:
+			opts.QueryMethod = MethodGet
+		default:
+			opts.QueryMethod = MethodForm
+		}
 	}
 	return &Client{url: endpointURL, opts: opts, hc: hc}
 }
@@ -138,29 +186,9 @@ func (c *Client) do(ctx context.Context, update bool, text, accept string) (*Res
 	if update {
 		param, ctype = "update", MediaUpdate
 	}
-	var req *http.Request
-	var err error
-	switch {
-	case !update && c.opts.Get:
-		u, perr := url.Parse(target)
-		if perr != nil {
-			return nil, fmt.Errorf("sparql: bad endpoint URL: %w", perr)
-		}
-		q := u.Query()
-		q.Set("query", text)
-		u.RawQuery = q.Encode()
-		req, err = http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	case c.opts.Form:
-		req, err = http.NewRequestWithContext(ctx, http.MethodPost, target, strings.NewReader(url.Values{param: {text}}.Encode()))
-		ctype = MediaForm
-	default:
-		req, err = http.NewRequestWithContext(ctx, http.MethodPost, target, strings.NewReader(text))
-	}
+	req, err := c.newRequest(ctx, target, param, ctype, text, update)
 	if err != nil {
 		return nil, fmt.Errorf("sparql: building request: %w", err)
-	}
-	if req.Method == http.MethodPost {
-		req.Header.Set("Content-Type", ctype)
 	}
 	if accept != "" {
 		req.Header.Set("Accept", accept)
@@ -193,6 +221,37 @@ func (c *Client) do(ctx context.Context, update bool, text, accept string) (*Res
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	return &Response{ContentType: mt, Body: body}, nil
+}
+
+// newRequest builds the request for one query or update in the client's
+// QueryMethod.
+func (c *Client) newRequest(ctx context.Context, target, param, ctype, text string, update bool) (*http.Request, error) {
+	method := c.opts.QueryMethod
+	if method == MethodGet && !update {
+		u, err := url.Parse(target)
+		if err != nil {
+			return nil, fmt.Errorf("sparql: bad endpoint URL: %w", err)
+		}
+		q := u.Query()
+		q.Set("query", text)
+		u.RawQuery = q.Encode()
+		if s := u.String(); len(s) <= MaxGetURL {
+			return http.NewRequestWithContext(ctx, http.MethodGet, s, nil)
+		}
+	}
+	var req *http.Request
+	var err error
+	if method == MethodDirect {
+		req, err = http.NewRequestWithContext(ctx, http.MethodPost, target, strings.NewReader(text))
+	} else {
+		req, err = http.NewRequestWithContext(ctx, http.MethodPost, target, strings.NewReader(url.Values{param: {text}}.Encode()))
+		ctype = MediaForm
+	}
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", ctype)
+	return req, nil
 }
 
 const resultsAccept = MediaResultsJSON + ", " + MediaResultsXML + ";q=0.9"
@@ -242,6 +301,7 @@ func (c *Client) Ask(ctx context.Context, query string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	res.NormalizeAsk()
 	if res.Boolean == nil {
 		return false, &NotSPARQLError{ContentType: MediaResultsJSON, URL: c.url, Cause: errors.New("got solutions for an ASK query")}
 	}

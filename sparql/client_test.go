@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -37,9 +38,11 @@ func TestClientAgainstMemstore(t *testing.T) {
 		name string
 		opts sparql.ClientOptions
 	}{
-		{"post", sparql.ClientOptions{}},
-		{"form", sparql.ClientOptions{Form: true}},
-		{"get", sparql.ClientOptions{Get: true}},
+		{"default", sparql.ClientOptions{}},
+		{"form", sparql.ClientOptions{QueryMethod: sparql.MethodForm}},
+		{"direct", sparql.ClientOptions{QueryMethod: sparql.MethodDirect}},
+		{"get", sparql.ClientOptions{QueryMethod: sparql.MethodGet}},
+		{"deprecated get", sparql.ClientOptions{Get: true}},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
 			_, srv := newStoreServer(t, memstore.HandlerOptions{})
@@ -267,4 +270,112 @@ func TestHandlerFormats(t *testing.T) {
 
 func urlEncode(s string) string {
 	return strings.NewReplacer("%", "%25", " ", "%20", "?", "%3F", "{", "%7B", "}", "%7D", "<", "%3C", ">", "%3E", "#", "%23", "&", "%26", "+", "%2B").Replace(s)
+}
+
+// TestClientQueryMethods pins what goes over the wire in each QueryMethod:
+// Virtuoso 7 answers only the form (and GET) encodings, so form is the
+// default.
+func TestClientQueryMethods(t *testing.T) {
+	type seen struct{ method, ctype, query, update, body string }
+	var got []seen
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		s := seen{method: r.Method, ctype: r.Header.Get("Content-Type"), query: r.URL.Query().Get("query")}
+		if s.ctype == sparql.MediaForm {
+			v, _ := url.ParseQuery(string(body))
+			s.query, s.update = v.Get("query"), v.Get("update")
+		} else {
+			s.body = string(body)
+		}
+		got = append(got, s)
+		w.Header().Set("Content-Type", sparql.MediaResultsJSON)
+		io.WriteString(w, `{"head":{"vars":[]},"results":{"bindings":[]}}`)
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	const q, u = "SELECT * WHERE { ?s ?p ?o }", "INSERT DATA { <a:b> <a:c> <a:d> }"
+	long := "SELECT * WHERE { ?s ?p ?o } #" + strings.Repeat("x", sparql.MaxGetURL)
+	cases := []struct {
+		method sparql.QueryMethod
+		want   []seen
+	}{
+		{"", []seen{
+			{method: "POST", ctype: "application/x-www-form-urlencoded", query: q},
+			{method: "POST", ctype: "application/x-www-form-urlencoded", update: u},
+			{method: "POST", ctype: "application/x-www-form-urlencoded", query: long},
+		}},
+		{sparql.MethodDirect, []seen{
+			{method: "POST", ctype: "application/sparql-query", body: q},
+			{method: "POST", ctype: "application/sparql-update", body: u},
+			{method: "POST", ctype: "application/sparql-query", body: long},
+		}},
+		{sparql.MethodGet, []seen{
+			{method: "GET", query: q},
+			{method: "POST", ctype: "application/x-www-form-urlencoded", update: u},
+			{method: "POST", ctype: "application/x-www-form-urlencoded", query: long},
+		}},
+	}
+	for _, tc := range cases {
+		got = nil
+		c := sparql.NewClient(srv.URL, sparql.ClientOptions{QueryMethod: tc.method})
+		if _, err := c.Select(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Update(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Select(ctx, long); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(tc.want) {
+			t.Fatalf("%q: %d requests, want %d", tc.method, len(got), len(tc.want))
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%q request %d = %+v, want %+v", tc.method, i, got[i], tc.want[i])
+			}
+		}
+	}
+}
+
+func TestParseQueryMethod(t *testing.T) {
+	for in, want := range map[string]sparql.QueryMethod{"": "form", "FORM": "form", " direct ": "direct", "get": "get"} {
+		if got, err := sparql.ParseQueryMethod(in); err != nil || got != want {
+			t.Errorf("ParseQueryMethod(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := sparql.ParseQueryMethod("put"); err == nil || !strings.Contains(err.Error(), "form, direct or get") {
+		t.Errorf("ParseQueryMethod(put) error = %v", err)
+	}
+}
+
+// TestVirtuosoAsk: Virtuoso 7.2 answers ASK with a one-row table; the
+// client reads it as the boolean it is.
+func TestVirtuosoAsk(t *testing.T) {
+	answer := func(value string) string {
+		return `{ "head": { "link": [], "vars": ["__ASK_RETVAL"] },
+  "results": { "distinct": false, "ordered": true, "bindings": [
+    { "__ASK_RETVAL": { "type": "typed-literal", "datatype": "http://www.w3.org/2001/XMLSchema#integer", "value": "` + value + `" }} ] } }`
+	}
+	for body, want := range map[string]bool{answer("1"): true, answer("0"): false,
+		`{"head":{"vars":["__ask_retval"]},"results":{"bindings":[]}}`: false} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", sparql.MediaResultsJSON)
+			io.WriteString(w, body)
+		}))
+		got, err := sparql.NewClient(srv.URL, sparql.ClientOptions{}).Ask(context.Background(), "ASK {}")
+		srv.Close()
+		if err != nil || got != want {
+			t.Errorf("Ask over %s = %v, %v; want %v", body, got, err, want)
+		}
+	}
+	// A real SELECT result with another variable stays a table.
+	res := &sparql.Results{Vars: []string{"n"}, Solutions: []sparql.Solution{{"n": graph.Literal("1", graph.XSDInteger)}}}
+	if res.NormalizeAsk() || res.Boolean != nil {
+		t.Error("a SELECT result was taken for an ASK")
+	}
+	odd := &sparql.Results{Vars: []string{"__ask_retval"}, Solutions: []sparql.Solution{{"__ask_retval": graph.String("maybe")}}}
+	if odd.NormalizeAsk() {
+		t.Error("a value other than 1/0/true/false must stay a table")
+	}
 }

@@ -10,6 +10,10 @@
 //	ep := sparql.NewClient("https://example.org/sparql", sparql.ClientOptions{BearerToken: token})
 //	res, err := ep.Select(ctx, "SELECT ?s WHERE { ?s a <http://example.org/Model> }")
 //
+// Queries and updates travel as form-encoded POSTs unless
+// ClientOptions.QueryMethod says otherwise (direct bodies, or GET for short
+// queries): every SPARQL 1.1 endpoint accepts the form encoding.
+//
 // Failures are typed: *HTTPError (status, URL and the start of the body)
 // for a non-2xx answer, *NotSPARQLError for a 2xx answer that is not a
 // SPARQL document (an HTML login page, broken JSON), ErrResponseTooLarge,

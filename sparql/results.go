@@ -3,6 +3,7 @@ package sparql
 import (
 	"context"
 	"sort"
+	"strings"
 
 	"github.com/regelkit/regelkit/sparql/graph"
 )
@@ -70,4 +71,26 @@ func (r *Results) varsOf() []string {
 	}
 	sort.Strings(vars)
 	return vars
+}
+
+// NormalizeAsk turns the table Virtuoso 7 sends for an ASK query instead of
+// a boolean (one variable __ASK_RETVAL, one row holding 1 or 0) into the
+// boolean result the SPARQL 1.1 result formats define, and reports whether
+// it did. Any other result is left alone.
+func (r *Results) NormalizeAsk() bool {
+	if r.Boolean != nil || len(r.Vars) != 1 || !strings.EqualFold(r.Vars[0], "__ask_retval") || len(r.Solutions) > 1 {
+		return false
+	}
+	b := false
+	if len(r.Solutions) == 1 {
+		switch r.Solutions[0][r.Vars[0]].Value {
+		case "1", "true":
+			b = true
+		case "0", "false":
+		default:
+			return false
+		}
+	}
+	*r = Results{Boolean: &b, Link: r.Link}
+	return true
 }

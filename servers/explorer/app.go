@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/regelkit/regelkit/chain"
@@ -21,6 +22,7 @@ import (
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 	"github.com/regelkit/regelkit/servers/internal/openapi"
 	"github.com/regelkit/regelkit/shacl/layered"
+	"github.com/regelkit/regelkit/sparql"
 )
 
 const (
@@ -80,9 +82,10 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 		Content:     openapi.JSON(doc.AddSchema("ErrorEnvelope", openapi.ErrorEnvelope())),
 	}
 	a.router = httpapi.NewRouter(httpapi.RouterOptions{
-		Development: cfg.development(),
-		Logger:      logger,
-		Doc:         doc,
+		Development:      cfg.development(),
+		Logger:           logger,
+		Doc:              doc,
+		MaxResponseBytes: cfg.Limits.MaxResponseBytes,
 	})
 	a.health = &health.Checker{
 		Name:          serviceName,
@@ -90,6 +93,8 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 		Environment:   cfg.Environment,
 		Documentation: openAPIPath,
 		Started:       a.started,
+		Development:   cfg.development(),
+		Logger:        logger,
 		Probes: []health.Probe{
 			{Name: "triplydb", Check: a.kg.Ping},
 			{Name: "operaton", Check: engineProbe(a.engine)},
@@ -97,7 +102,7 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 	}
 	// A shape set that fails to load is reported, not fatal: its layer is
 	// loaded:false and every SHACL result invalid (fail closed).
-	checker, err := layered.Builtin()
+	checker, err := layered.BuiltinWith(layered.Options{Limits: cfg.Limits.SHACL()})
 	if err != nil {
 		logger.Error("SHACL shape set failed to load", "error", err.Error())
 	}
@@ -116,6 +121,42 @@ func newDocmgmt(cfg *config, logger *slog.Logger) (docmgmt.Client, error) {
 		BaseURL: cfg.DocmgmtBaseURL, Library: cfg.DocmgmtLibrary,
 		UserID: cfg.DocmgmtUserID, Password: cfg.DocmgmtPassword, Logger: logger,
 	})
+}
+
+// dependencies says what each dependency resolved to, for the start-up
+// log: the settings print what was configured, this what is in use (an
+// empty SPARQL_ENDPOINT means the embedded store, and so on).
+func (a *app) dependencies() []any {
+	kg := "none"
+	switch {
+	case a.kg.def == nil:
+	case a.kg.store != nil && a.kg.def == sparql.Endpoint(a.kg.store):
+		kg = "embedded store at " + a.kg.embeddedURL
+	default:
+		kg = redactURL(a.kg.defaultURL)
+	}
+	eng := "embedded"
+	if !a.embedded {
+		eng = "operaton at " + redactURL(a.cfg.OperatonBaseURL)
+	}
+	docs := "stub"
+	if !a.cfg.DocmgmtStub {
+		docs = "live at " + redactURL(a.cfg.DocmgmtBaseURL)
+	}
+	assetStore := "off (503 DB_NOT_CONFIGURED)"
+	if a.assets != nil {
+		assetStore = "postgresql"
+	}
+	return []any{"knowledge_graph", kg, "engine", eng, "docmgmt", docs, "assets", assetStore,
+		"outbound_strict", a.cfg.OutboundStrict, "sparql_query_method", string(a.cfg.SPARQLQueryMethod)}
+}
+
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return u.Redacted()
 }
 
 // Handler is the router behind the middleware chain.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -193,5 +194,53 @@ func TestREADMEDocumentsEveryVariable(t *testing.T) {
 		if !strings.Contains(string(readme), "| `"+v.Name+"` |") {
 			t.Errorf("README's explorer configuration table lacks %s", v.Name)
 		}
+	}
+}
+
+// TestStartupPrintsEffectiveValues: the configuration line shows what is in
+// force, not what was set ("OUTBOUND_STRICT=true" in production, not "").
+func TestStartupPrintsEffectiveValues(t *testing.T) {
+	printed := func(env map[string]string) map[string]string {
+		_, r, err := loadConfig(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, v := range r.Vars() {
+			out[v.Name] = v.Display()
+		}
+		return out
+	}
+	prod := printed(map[string]string{"ENVIRONMENT": "production",
+		"DATABASE_URL": "host=db.internal user=app password=s3cret dbname=regelkit"})
+	dev := printed(map[string]string{"DATABASE_URL": "postgresql://app:s3cret@db.internal/regelkit"})
+	want := []struct{ name, prod, dev string }{
+		{"OUTBOUND_STRICT", "true", "false"},
+		{"ENGINE_REST", "false", "true"},
+		{"SPARQL_QUERY_METHOD", "form", "form"},
+		{"EVAL_TIMEOUT", "30s", "30s"},
+		{"RESPONSE_MAX_BYTES", "33554432", "33554432"},
+		{"DATABASE_URL", "host=db.internal user=app password=xxxxx dbname=regelkit", "postgresql://app:xxxxx@db.internal/regelkit"},
+	}
+	for _, w := range want {
+		if prod[w.name] != w.prod || dev[w.name] != w.dev {
+			t.Errorf("%s printed %q in production and %q in development, want %q and %q",
+				w.name, prod[w.name], dev[w.name], w.prod, w.dev)
+		}
+	}
+}
+
+func TestDependenciesLogLine(t *testing.T) {
+	a, _ := newTestApp(t, nil)
+	got := fmt.Sprint(a.dependencies()...)
+	for _, want := range []string{"knowledge_graph", "embedded store at http://localhost:8081/v1/sparql", "engine", "embedded", "docmgmt", "stub", "outbound_strict", "false", "form"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("dependencies %q lack %q", got, want)
+		}
+	}
+	b, _ := newTestApp(t, map[string]string{"SPARQL_ENDPOINT": "https://u:secret@kg.example/sparql", "OPERATON_BASE_URL": "https://op.example/engine-rest"})
+	got = fmt.Sprint(b.dependencies()...)
+	if strings.Contains(got, "secret") || !strings.Contains(got, "https://u:xxxxx@kg.example/sparql") || !strings.Contains(got, "operaton at https://op.example/engine-rest") {
+		t.Errorf("dependencies %q", got)
 	}
 }

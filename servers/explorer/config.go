@@ -6,7 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/regelkit/regelkit/engine/local"
 	"github.com/regelkit/regelkit/servers/internal/envconfig"
+	"github.com/regelkit/regelkit/servers/internal/limits"
+	"github.com/regelkit/regelkit/sparql"
 )
 
 // config is the explorer's configuration, read from the environment by
@@ -23,10 +26,15 @@ type config struct {
 	EmbeddedStore  bool   // load examples/ into an in-memory store served at /v1/sparql
 	SPARQLEndpoint string // the default knowledge graph; "" = the embedded store
 	SPARQLTimeout  time.Duration
-	OutboundStrict bool     // refuse non-public and non-https caller-named URLs
-	OutboundAllow  []string // URLs or host names that always pass
+	// SPARQLQueryMethod is how queries reach remote endpoints: form-encoded
+	// POSTs unless set (Virtuoso answers nothing else).
+	SPARQLQueryMethod sparql.QueryMethod
+	OutboundStrict    bool     // refuse non-public and non-https caller-named URLs
+	OutboundAllow     []string // URLs or host names that always pass
 
 	DatabaseURL string // PostgreSQL for asset storage; "" = assets answer 503 DB_NOT_CONFIGURED
+
+	Limits limits.Config // the bounds of evaluations and responses
 
 	OperatonBaseURL  string // remote engine; "" = the embedded engine
 	OperatonUsername string
@@ -34,6 +42,11 @@ type config struct {
 	OperatonAPIKey   string
 	OperatonTimeout  time.Duration
 	EngineREST       bool // serve the embedded engine at /engine-rest
+	// EngineMaxBytes and EngineMaxDeployments bound what the embedded engine
+	// keeps (deployments, their resources and compiled models); 0 takes the
+	// engine's defaults.
+	EngineMaxBytes       int64
+	EngineMaxDeployments int
 
 	DocmgmtStub     bool
 	DocmgmtBaseURL  string
@@ -74,12 +87,13 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	c.SPARQLEndpoint = env.URL("SPARQL_ENDPOINT", "",
 		"default SPARQL endpoint of the knowledge graph (health probe, norms, SHACL merged mode); empty: the embedded store")
 	c.SPARQLTimeout = env.Duration("SPARQL_TIMEOUT", 30*time.Second, "timeout of one request to a remote SPARQL endpoint")
-	strict := env.OptionalBool("OUTBOUND_STRICT",
-		"refuse caller-named endpoints that are not https or resolve to loopback, private, link-local or reserved addresses; default: true in production, false otherwise")
-	c.OutboundStrict = c.Environment == "production"
-	if strict != nil {
-		c.OutboundStrict = *strict
-	}
+	method := env.OneOf("SPARQL_QUERY_METHOD", string(sparql.MethodForm), []string{"form", "direct", "get"},
+		"how queries and updates reach a remote SPARQL endpoint: form (POST application/x-www-form-urlencoded), direct (POST application/sparql-query) or get (GET for queries whose URL stays under 4 KB, form POST otherwise)")
+	c.SPARQLQueryMethod, _ = sparql.ParseQueryMethod(method)
+	// The default depends on ENVIRONMENT; reading it as a plain boolean
+	// with that default prints the effective value at start-up.
+	c.OutboundStrict = env.Bool("OUTBOUND_STRICT", c.Environment == "production",
+		"also require https and refuse loopback for caller-named endpoints (private, link-local, metadata and reserved addresses are refused in every environment); default: true in production, false otherwise")
 	c.OutboundAllow = env.List("OUTBOUND_ALLOW", nil,
 		"comma-separated URLs (scheme://host[:port][/path]) or host names that caller-named endpoints may always use")
 
@@ -89,15 +103,17 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	c.OperatonPassword = env.Secret("OPERATON_PASSWORD", "", "basic-auth password for the remote engine")
 	c.OperatonAPIKey = env.Secret("OPERATON_API_KEY", "", "bearer token for the remote engine (takes precedence over basic auth)")
 	c.OperatonTimeout = env.Duration("OPERATON_TIMEOUT", 30*time.Second, "timeout of one request to the remote engine")
-	engineREST := env.OptionalBool("ENGINE_REST",
+	c.EngineREST = env.Bool("ENGINE_REST", c.Environment != "production",
 		"serve the embedded engine under Operaton's REST paths at /engine-rest; default: on, except in production")
-	c.EngineREST = c.Environment != "production"
-	if engineREST != nil {
-		c.EngineREST = *engineREST
-	}
+	c.EngineMaxBytes = env.Bytes("ENGINE_MAX_BYTES", local.DefaultMaxBytes,
+		"bytes of deployments the embedded engine keeps (DMN resources count five times, for their compiled models); superseded deployments go first, then 507; negative: no bound")
+	c.EngineMaxDeployments = env.Int("ENGINE_MAX_DEPLOYMENTS", local.DefaultMaxDeployments,
+		"deployments the embedded engine keeps, in the same way; negative: no bound")
 
-	c.DatabaseURL = env.URL("DATABASE_URL", "",
-		"PostgreSQL URL for asset storage (BPMN processes, forms, document templates); empty: every /v1/assets route answers 503 DB_NOT_CONFIGURED")
+	c.DatabaseURL = env.PostgresURL("DATABASE_URL", "",
+		"PostgreSQL connection string for asset storage (BPMN processes, forms, document templates): postgres://…, postgresql://…, postgres:///db?host=/socket/dir or key=value; empty: every /v1/assets route answers 503 DB_NOT_CONFIGURED")
+
+	c.Limits = limits.Read(env)
 
 	// Stub mode is on unless the setting says exactly "false" (explorer notes §9.2).
 	c.DocmgmtStub = env.String("DOCMGMT_STUB_MODE", "true",

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"slices"
 
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/engine/local"
@@ -31,7 +33,8 @@ func newEngine(ctx context.Context, cfg *config) (eng engine.Engine, embedded bo
 		})
 		return c, false, err
 	}
-	l := local.New(local.Options{Version: "regelkit-" + version})
+	l := local.New(local.Options{Version: "regelkit-" + version, Limits: cfg.Limits.FEEL(),
+		MaxBytes: cfg.EngineMaxBytes, MaxDeployments: cfg.EngineMaxDeployments})
 	if err := chainapi.DeployLocalPassExamples(ctx, l); err != nil {
 		return nil, false, fmt.Errorf("deploying the example models: %w", err)
 	}
@@ -51,7 +54,7 @@ func engineProbe(eng engine.Engine) func(context.Context) error {
 // Operaton tooling and the other servers can use it.
 func (a *app) mountEngineREST(r *httpapi.Router) {
 	h := rest.NewHandler(a.engine, rest.Options{BasePath: engineRESTPath, Logger: a.logger})
-	r.Mux().PathPrefix(engineRESTPath + "/").Handler(h)
+	r.Mux().PathPrefix(engineRESTPath + "/").Handler(sameSiteWrites(h, a.cfg.CORSOrigins))
 	tag := []string{"engine (Operaton-compatible)"}
 	doc := r.Doc()
 	ops := []struct{ method, path, summary string }{
@@ -77,4 +80,29 @@ func (a *app) mountEngineREST(r *httpapi.Router) {
 			Responses:   map[string]openapi.Response{"200": {Description: "Operaton JSON"}, "default": {Description: "{type, message}"}},
 		})
 	}
+}
+
+// sameSiteWrites refuses a state-changing request that a browser sends from
+// another site: Operaton's deployment upload is multipart/form-data, a
+// "simple" type a cross-site form may POST without a CORS preflight, so the
+// JSON content-type rule cannot guard it. A request with an Origin outside
+// the CORS list, or marked Sec-Fetch-Site: cross-site without an Origin,
+// gets 403 in Operaton's error shape; tools that send neither (curl, the
+// other servers, Operaton clients) are unaffected.
+func sameSiteWrites(h http.Handler, origins []string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+			h.ServeHTTP(w, r)
+			return
+		}
+		origin := r.Header.Get("Origin")
+		if (origin != "" && !slices.Contains(origins, origin)) || (origin == "" && r.Header.Get("Sec-Fetch-Site") == "cross-site") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusForbidden)
+			_, _ = w.Write([]byte(`{"type":"ForbiddenException","message":"cross-site requests may not change the engine"}` + "\n"))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }

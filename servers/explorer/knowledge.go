@@ -33,6 +33,7 @@ type knowledgeGraph struct {
 	defaultURL  string          // caller-facing URL of the default endpoint
 	def         sparql.Endpoint // the default endpoint (embedded store or client)
 	policy      *outbound.Policy
+	method      sparql.QueryMethod
 
 	mu      sync.Mutex
 	clients map[string]*sparql.Client
@@ -46,9 +47,10 @@ func newKnowledgeGraph(ctx context.Context, cfg *config) (*knowledgeGraph, error
 		port:        cfg.Port,
 		policy:      &outbound.Policy{Strict: cfg.OutboundStrict, Allow: cfg.OutboundAllow, Timeout: cfg.SPARQLTimeout},
 		clients:     map[string]*sparql.Client{},
+		method:      cfg.SPARQLQueryMethod,
 	}
 	if cfg.EmbeddedStore {
-		kg.store = memstore.New()
+		kg.store = memstore.NewWithOptions(memstore.Options{Limits: cfg.Limits.SPARQL()})
 		for _, path := range examples.KnowledgeGraph {
 			// The graph's engine links point at this server, on any port.
 			data, err := examples.KnowledgeGraphFile(path, cfg.PublicBaseURL)
@@ -82,8 +84,9 @@ func (kg *knowledgeGraph) client(raw string) *sparql.Client {
 		return c
 	}
 	c := sparql.NewClient(raw, sparql.ClientOptions{
-		HTTPClient: kg.policy.Client(),
-		Header:     http.Header{"User-Agent": {"regelkit-explorer/" + version}},
+		HTTPClient:  kg.policy.Client(),
+		QueryMethod: kg.method,
+		Header:      http.Header{"User-Agent": {"regelkit-explorer/" + version}},
 	})
 	if len(kg.clients) > 256 { // callers name endpoints freely: keep the cache bounded
 		clear(kg.clients)

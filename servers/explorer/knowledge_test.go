@@ -102,3 +102,26 @@ func TestResolveInProduction(t *testing.T) {
 		}
 	}
 }
+
+// TestOutboundPolicyInDevelopment: the policy is on in development too;
+// loopback passes (local endpoints), metadata and private addresses are
+// refused through the real router unless allow-listed.
+func TestOutboundPolicyInDevelopment(t *testing.T) {
+	_, c := newTestApp(t, nil)
+	for _, refused := range []string{
+		"http://169.254.169.254/latest/meta-data/", "http://[fd00:ec2::254]/latest", "http://metadata.google.internal/computeMetadata/v1/",
+		"http://10.0.0.5:8890/sparql", "http://192.168.1.20/sparql", "http://100.100.100.200/latest", "http://0.0.0.0:8081/v1/sparql",
+	} {
+		msg := c.Get("/v1/dmns?endpoint="+url.QueryEscape(refused)).ExpectError(t, 400, "INVALID_REQUEST")
+		if !strings.Contains(msg, "refused") {
+			t.Errorf("%s: %q", refused, msg)
+		}
+	}
+	_, allowed := newTestApp(t, map[string]string{"OUTBOUND_ALLOW": "10.0.0.5", "SPARQL_TIMEOUT": "2s"})
+	// Allow-listed: the policy lets it through; nothing listens there, so
+	// the call fails upstream (502/504), not with a refusal.
+	resp := allowed.Get("/v1/dmns?endpoint=" + url.QueryEscape("http://10.0.0.5:1/sparql"))
+	if resp.Status == 400 {
+		t.Errorf("allow-listed address refused: %s", resp.Body)
+	}
+}

@@ -40,6 +40,7 @@ func run() error {
 		return err
 	}
 	defer a.Close()
+	logger.Info("dependencies", a.dependencies()...)
 	return httpapi.Serve(ctx, ":"+strconv.Itoa(cfg.Port), a.Handler(), httpapi.ServeOptions{
 		Logger: logger,
 		Ready: func(addr net.Addr) {

@@ -1,11 +1,17 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"io/fs"
 	"net/http"
+	"net/url"
+	"strings"
 	"testing"
 
+	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/examples"
+	"github.com/regelkit/regelkit/servers/internal/httpapi"
 
 	"github.com/regelkit/regelkit/servers/internal/pgtest"
 )
@@ -209,4 +215,131 @@ func TestRemoteEngineProbe(t *testing.T) {
 	}
 	// A remote engine is never re-served by the explorer.
 	c.Get("/engine-rest/version").ExpectError(t, http.StatusNotFound, "NOT_FOUND")
+}
+
+// TestDatabaseURLForms connects the asset store through each form of
+// DATABASE_URL libpq and pgx accept: the URL, the Unix-socket URL and a
+// key=value string.
+func TestDatabaseURLForms(t *testing.T) {
+	db := pgtest.New(t)
+	forms := map[string]string{"url": db.URL}
+	if s := db.SocketURL(); s != "" {
+		forms["socket"] = s
+		u, err := url.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		forms["key=value"] = fmt.Sprintf("host=%s port=%s user=postgres dbname=%s sslmode=disable",
+			u.Query().Get("host"), u.Query().Get("port"), db.Name)
+	} else {
+		t.Log("external database: the socket and key=value forms are covered by envconfig's tests only")
+	}
+	for name, dsn := range forms {
+		t.Run(name, func(t *testing.T) {
+			_, c := newTestApp(t, map[string]string{"DATABASE_URL": dsn})
+			id := "form-" + strings.ReplaceAll(name, "=", "-")
+			body := map[string]any{"id": id, "name": name, "xml": "<definitions/>", "bpmnProcessId": id, "linkedDmnTemplates": []string{},
+				"createdAt": "2026-01-02T03:04:05.000Z", "updatedAt": "2026-01-02T03:04:05.000Z"}
+			c.Post("/v1/assets/bpmn", body).Data(t, http.StatusOK, nil)
+			var got struct{ ID string }
+			c.Get("/v1/assets/bpmn/by-bpmn-id/"+id).Data(t, http.StatusOK, &got)
+			if got.ID != id {
+				t.Errorf("%s: by-bpmn-id = %+v", name, got)
+			}
+		})
+	}
+}
+
+// TestEngineStateBounds: ENGINE_MAX_BYTES reaches the embedded engine; the
+// example models do not fit in 1 KB, so start-up fails saying so.
+func TestEngineStateBounds(t *testing.T) {
+	cfg, _, err := loadConfig(func(k string) (string, bool) {
+		v, ok := map[string]string{"ENGINE_MAX_BYTES": "1KB"}[k]
+		return v, ok
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := newEngine(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "deploying the example models") {
+		t.Errorf("newEngine with 1 KB = %v, want the deployment refused", err)
+	}
+}
+
+// TestEngineRESTCrossSiteWrites: a browser on another site may not deploy
+// (multipart is a CORS-simple type); the configured frontends and tools
+// without an Origin may.
+func TestEngineRESTCrossSiteWrites(t *testing.T) {
+	_, c := newTestApp(t, nil)
+	body := "--b\r\nContent-Disposition: form-data; name=\"deployment-name\"\r\n\r\nx\r\n--b--\r\n"
+	deploy := func(headers ...string) int {
+		h := append([]string{"Content-Type", "multipart/form-data; boundary=b"}, headers...)
+		return c.Do("POST", "/engine-rest/deployment/create", []byte(body), h...).Status
+	}
+	if got := deploy("Origin", "https://evil.example"); got != 403 {
+		t.Errorf("foreign origin: %d, want 403", got)
+	}
+	if got := deploy("Sec-Fetch-Site", "cross-site"); got != 403 {
+		t.Errorf("cross-site without Origin: %d, want 403", got)
+	}
+	// Allowed: the request reaches the engine, which refuses the empty
+	// upload with its own 400.
+	for _, h := range [][]string{nil, {"Origin", "http://localhost:5173"}, {"Sec-Fetch-Site", "same-origin"}} {
+		if got := deploy(h...); got != 400 {
+			t.Errorf("%v: %d, want the engine's 400", h, got)
+		}
+	}
+	if got := c.Get("/engine-rest/version", "Origin", "https://evil.example").Status; got != 200 {
+		t.Errorf("reads stay open: %d", got)
+	}
+}
+
+// TestEvaluationLimitsReachEngines: the EVAL_* table bounds SHACL
+// validation and FEEL evaluation, and their limit errors are 400/503
+// LIMIT_EXCEEDED through the real router.
+func TestEvaluationLimitsReachEngines(t *testing.T) {
+	rule := `@prefix cpsv: <http://purl.org/vocab/cpsv#> . @prefix dct: <http://purl.org/dc/terms/> .
+<https://example.org/rule> a cpsv:Rule ; dct:title "Regel" .`
+	_, rows := newTestApp(t, map[string]string{"EVAL_MAX_ROWS": "1"})
+	msg := rows.Post("/v1/shacl/validate", map[string]string{"content": rule}).ExpectError(t, 400, "LIMIT_EXCEEDED")
+	if !strings.Contains(msg, "MaxRows") {
+		t.Errorf("SHACL with EVAL_MAX_ROWS=1: %q", msg)
+	}
+	// SPARQL on the embedded store, through the proxy and the protocol
+	// endpoint.
+	query := "SELECT ?s ?p ?o WHERE { ?s ?p ?o } ORDER BY ?o"
+	msg = rows.Post("/v1/graphdb/query", map[string]string{"endpoint": "/v1/sparql", "query": query}).ExpectError(t, 400, "LIMIT_EXCEEDED")
+	if !strings.Contains(msg, "MaxRows (1 solutions)") {
+		t.Errorf("SPARQL with EVAL_MAX_ROWS=1: %q", msg)
+	}
+	if got := rows.Get("/v1/sparql?query=" + url.QueryEscape(query)); got.Status != 400 {
+		t.Errorf("protocol endpoint with EVAL_MAX_ROWS=1: %d %s", got.Status, got.Body)
+	}
+
+	// FEEL: the embedded engine evaluates under EVAL_MAX_ROWS.
+	cfg, _, err := loadConfig(func(k string) (string, bool) {
+		v, ok := map[string]string{"EVAL_MAX_ROWS": "10"}[k]
+		return v, ok
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, _, err := newEngine(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dmnXML := `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" id="lists" name="lists" namespace="https://regelkit.example/lists">
+  <decision id="rows" name="rows"><variable name="rows"/>
+    <literalExpression><text>for i in 1..100 return i</text></literalExpression>
+  </decision>
+</definitions>`
+	if _, err := eng.Deploy(context.Background(), engine.NewDeployment{Name: "lists",
+		Resources: []engine.Resource{{Name: "lists.dmn", Data: []byte(dmnXML)}}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = eng.Evaluate(context.Background(), "rows", "", engine.Variables{})
+	le := httpapi.LimitError(err)
+	if le == nil || le.Status != 400 || !strings.Contains(le.Message, "MaxRows") {
+		t.Errorf("FEEL with EVAL_MAX_ROWS=10: %v (mapped %+v)", err, le)
+	}
 }

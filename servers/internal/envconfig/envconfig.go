@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Var describes one setting as read.
@@ -20,6 +23,7 @@ type Var struct {
 	Set         bool   // the variable was present in the environment
 	Secret      bool   // mask the whole value when printing
 	URL         bool   // mask the password of a URL value when printing
+	Postgres    bool   // a PostgreSQL connection string: mask every password form
 }
 
 // Display returns the value as it may be printed.
@@ -27,6 +31,8 @@ func (v Var) Display() string {
 	switch {
 	case v.Secret && v.Value != "":
 		return "****"
+	case v.Postgres && v.Value != "":
+		return MaskConnString(v.Value)
 	case v.URL && v.Value != "":
 		u, err := url.Parse(v.Value)
 		if err != nil {
@@ -102,6 +108,121 @@ func (r *Reader) URL(name, def, desc string) string {
 	return val
 }
 
+// PostgresURL reads an optional PostgreSQL connection string in any form
+// libpq and pgx accept: postgres:// and postgresql:// URLs (also with a
+// Unix-socket host, postgres:///db?host=/var/run/postgresql) and key=value
+// strings (host=/var/run/postgresql dbname=app). It is checked with pgx's
+// parser, which reads nothing but the string, the PG* environment and a
+// password file; its password is masked in every form when printed.
+func (r *Reader) PostgresURL(name, def, desc string) string {
+	v, val, _ := r.raw(name, def, desc)
+	v.Postgres = true
+	if val != "" {
+		if _, err := pgconn.ParseConfig(val); err != nil {
+			// pgx's message may quote the string: name the forms instead.
+			r.fail(name, MaskConnString(val), "must be a PostgreSQL connection string: postgres://…, postgresql://… or key=value pairs")
+		}
+	}
+	r.record(v, val)
+	return val
+}
+
+var (
+	urlUserPassword  = regexp.MustCompile(`^(postgres(?:ql)?://[^:@/?]*:)[^@/?]*@`)
+	urlPasswordParam = regexp.MustCompile(`(?i)([?&](?:ssl)?password=)[^&]*`)
+)
+
+// passwordKeys are the connection parameters that carry secrets.
+var passwordKeys = map[string]bool{"password": true, "sslpassword": true}
+
+// MaskConnString returns a PostgreSQL connection string with its passwords
+// replaced by "xxxxx": the password of a URL's user information, password
+// and sslpassword query parameters, and the same keys of a key=value
+// string (quoted values with escaped quotes included). A string it cannot
+// read is replaced as a whole.
+func MaskConnString(s string) string {
+	if strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://") {
+		u, err := url.Parse(s)
+		if err != nil {
+			// libpq takes URLs Go's parser refuses (a percent-encoded
+			// socket directory as the host): mask by pattern.
+			s = urlUserPassword.ReplaceAllString(s, "${1}xxxxx@")
+			return urlPasswordParam.ReplaceAllString(s, "${1}xxxxx")
+		}
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		}
+		// By pattern, not u.Query(): that drops pairs it cannot parse
+		// (a ";" in the value), which libpq would still read.
+		if u.RawQuery != "" {
+			u.RawQuery = urlPasswordParam.ReplaceAllString("?"+u.RawQuery, "${1}xxxxx")[1:]
+		}
+		return u.String()
+	}
+	return maskKeyValues(s)
+}
+
+// maskKeyValues masks the password values of a libpq key=value string:
+// keys and values separated by white space, "=" with optional white space
+// around it, values bare or in single quotes with \ and \' escapes.
+func maskKeyValues(s string) string {
+	var out strings.Builder
+	i := 0
+	for i < len(s) {
+		// White space between pairs is kept as is.
+		if s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' {
+			out.WriteByte(s[i])
+			i++
+			continue
+		}
+		start := i
+		for i < len(s) && s[i] != '=' && s[i] != ' ' && s[i] != '\t' {
+			i++
+		}
+		key := s[start:i]
+		j := i
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		if j >= len(s) || s[j] != '=' {
+			return "(unparsable connection string)"
+		}
+		j++
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		valStart := j
+		if j < len(s) && s[j] == '\'' {
+			j++
+			for j < len(s) && s[j] != '\'' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(s) {
+				return "(unparsable connection string)"
+			}
+			j++
+		} else {
+			for j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != '\n' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+		}
+		out.WriteString(s[start:valStart])
+		if passwordKeys[strings.ToLower(key)] {
+			out.WriteString("xxxxx")
+		} else {
+			out.WriteString(s[valStart:min(j, len(s))])
+		}
+		i = j
+	}
+	return out.String()
+}
+
 // Int reads an integer setting.
 func (r *Reader) Int(name string, def int, desc string) int {
 	v, val, set := r.raw(name, strconv.Itoa(def), desc)
@@ -116,6 +237,51 @@ func (r *Reader) Int(name string, def int, desc string) int {
 	}
 	r.record(v, strconv.Itoa(n))
 	return n
+}
+
+// Bytes reads a size in bytes: a plain integer or one with a unit, B, KB,
+// MB, GB (powers of 1024, like KiB, MiB, GiB), e.g. "32MB". Negative sizes
+// are allowed (they disable a bound where the setting says so). The value
+// is printed in bytes.
+func (r *Reader) Bytes(name string, def int64, desc string) int64 {
+	v, val, set := r.raw(name, strconv.FormatInt(def, 10), desc)
+	n := def
+	if set {
+		parsed, err := parseBytes(val)
+		if err != nil {
+			r.fail(name, val, "must be a size such as 1048576, 512KB or 32MB")
+		} else {
+			n = parsed
+		}
+	}
+	r.record(v, strconv.FormatInt(n, 10))
+	return n
+}
+
+func parseBytes(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	num := strings.TrimRightFunc(s, func(c rune) bool { return c >= 'A' && c <= 'z' })
+	unit := strings.ToUpper(strings.TrimSpace(s[len(num):]))
+	mult := int64(1)
+	switch unit {
+	case "", "B":
+	case "K", "KB", "KIB":
+		mult = 1 << 10
+	case "M", "MB", "MIB":
+		mult = 1 << 20
+	case "G", "GB", "GIB":
+		mult = 1 << 30
+	default:
+		return 0, fmt.Errorf("unknown unit %q", unit)
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	if n > (1<<62)/mult || n < -(1<<62)/mult {
+		return 0, fmt.Errorf("size out of range")
+	}
+	return n * mult, nil
 }
 
 // Port reads a TCP port (1–65535).

@@ -3,6 +3,7 @@ package health
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math"
 	"net/http"
 	"sync"
@@ -41,6 +42,13 @@ type Checker struct {
 	// Extra adds members to the body (e.g. the SHACL layer load state); it
 	// never changes the status code.
 	Extra func() map[string]any
+	// Development puts probe errors and a failed check's panic value into
+	// the body. Elsewhere they carry internal causes (addresses, driver
+	// messages): the body says only down or unhealthy, and Logger gets the
+	// text.
+	Development bool
+	// Logger receives probe failures outside development; nil discards them.
+	Logger *slog.Logger
 }
 
 // Service is one dependency's state.
@@ -64,6 +72,13 @@ type Report struct {
 	Error         string             `json:"error,omitempty"`
 }
 
+func (c *Checker) logger() *slog.Logger {
+	if c.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return c.Logger
+}
+
 // Check runs every probe concurrently and returns the report and its status.
 func (c *Checker) Check(ctx context.Context) (rep Report) {
 	rep = Report{
@@ -77,7 +92,11 @@ func (c *Checker) Check(ctx context.Context) (rep Report) {
 		// A probe that panics means the health check itself failed.
 		if v := recover(); v != nil {
 			rep.Status = Unhealthy
-			rep.Error = fmt.Sprintf("health check failed: %v", v)
+			rep.Error = "health check failed"
+			if c.Development {
+				rep.Error = fmt.Sprintf("health check failed: %v", v)
+			}
+			c.logger().Error("health check failed", "panic", fmt.Sprint(v))
 		}
 	}()
 	timeout := c.Timeout
@@ -103,7 +122,11 @@ func (c *Checker) Check(ctx context.Context) (rep Report) {
 			s := Service{Status: Up, Latency: float64(time.Since(start).Microseconds()) / 1000, LastCheck: httpapi.Timestamp(time.Now())}
 			if err != nil {
 				s.Status = Down
-				s.Error = err.Error()
+				if c.Development {
+					s.Error = err.Error()
+				} else {
+					c.logger().Warn("dependency down", "service", p.Name, "error", err.Error())
+				}
 			}
 			results[i] = s
 		}()

@@ -21,10 +21,14 @@ const DefaultMaxBodyBytes = 10 << 20
 // the missing fields. Failures are *Error values ready to return from a
 // handler: a syntax error or trailing data is 400 MALFORMED_BODY, a body over
 // the route's limit 413 PAYLOAD_TOO_LARGE, a value of the wrong JSON type 400
-// INVALID_REQUEST naming the field ("inputs must be an object").
+// INVALID_REQUEST naming the field ("inputs must be an object"), a body
+// not declared as JSON 415 UNSUPPORTED_MEDIA_TYPE (RequireJSON).
 func DecodeJSON(r *http.Request, dst any) error {
 	if r.Body == nil {
 		return nil
+	}
+	if err := RequireJSON(r); err != nil {
+		return err
 	}
 	data, err := io.ReadAll(r.Body)
 	if err != nil {

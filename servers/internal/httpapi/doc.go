@@ -13,6 +13,14 @@
 //		return httpapi.WriteData(w, http.StatusOK, thing)
 //	}, openapi.Operation{Summary: "One thing"}, httpapi.Legacy("/api/things/{id}"))
 //
+// The router also keeps requests and responses bounded: a route that takes a
+// JSON body refuses any other Content-Type (415 UNSUPPORTED_MEDIA_TYPE, so a
+// cross-site "simple" request cannot reach it), every body is read under a
+// limit (413), every response under a ceiling (RouterOptions.MaxResponseBytes,
+// ResponseLimit; 400 LIMIT_EXCEEDED), and an engine's limit error anywhere in
+// a returned error's chain is 400, or 503 for Timeout, LIMIT_EXCEEDED
+// (LimitError). Excerpt quotes caller input in bounded size.
+//
 // Serve wraps the router in the middleware chain and runs it with timeouts
 // and graceful shutdown.
 package httpapi

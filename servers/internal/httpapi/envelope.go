@@ -45,15 +45,30 @@ func MarshalJSON(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// WriteJSON writes v as JSON with the given status.
+// WriteJSON writes v as JSON with the given status. A body over the
+// route's response ceiling (RouterOptions.MaxResponseBytes, ResponseLimit)
+// is not written: the returned 400 LIMIT_EXCEEDED *Error is, when the
+// handler returns it.
 func WriteJSON(w http.ResponseWriter, status int, v any) error {
 	body, err := MarshalJSON(v)
 	if err != nil {
 		return err
 	}
+	if limit := responseLimit(w); limit > 0 && int64(len(body)) > limit {
+		return responseTooLarge(int64(len(body)), limit)
+	}
+	return writeBody(w, status, body)
+}
+
+// writeBody writes a marshalled JSON body, past any response ceiling: error
+// envelopes are small and must always get out.
+func writeBody(w http.ResponseWriter, status int, body []byte) error {
+	if tw, ok := w.(*trackingWriter); ok {
+		w = tw.unlimited()
+	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
-	_, err = w.Write(body)
+	_, err := w.Write(body)
 	return err
 }
 
@@ -72,8 +87,12 @@ func WriteError(w http.ResponseWriter, e *Error) error {
 			}
 		}
 	}
-	return WriteJSON(w, e.Status, Envelope{
+	body, err := MarshalJSON(Envelope{
 		Error:     &ErrorBody{Code: e.Code, Message: e.Message, Details: e.Details},
 		Timestamp: Timestamp(now()),
 	})
+	if err != nil {
+		return err
+	}
+	return writeBody(w, e.Status, body)
 }

@@ -25,7 +25,11 @@ type Error struct {
 	Message string
 	Details any         // optional, serialised as error.details
 	Header  http.Header // optional extra response headers (e.g. Allow)
-	Cause   error       // optional, logged but never sent to the client
+	Cause   error       // optional, never sent to the client
+	// DevDetail is appended to the message in development only: the
+	// internal cause (an address, a driver message) that helps a developer
+	// and must not reach clients elsewhere. It is also logged with 5xx.
+	DevDetail string
 }
 
 func (e *Error) Error() string {

@@ -98,6 +98,7 @@ func TestChunkedBodyOverLimit(t *testing.T) {
 	// A body without Content-Length is cut off by the reader limit, not the header check.
 	req, _ := http.NewRequest("POST", c.URL()+"/v1/echo", struct{ *strings.Reader }{strings.NewReader(`{"name":"` + strings.Repeat("y", 5000) + `"}`)})
 	req.ContentLength = -1
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

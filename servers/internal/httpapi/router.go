@@ -27,6 +27,10 @@ type RouterOptions struct {
 	Logger *slog.Logger
 	// MaxBodyBytes limits every request body (DefaultMaxBodyBytes when 0).
 	MaxBodyBytes int64
+	// MaxResponseBytes is the response ceiling of every route
+	// (DefaultMaxResponseBytes when 0, none when negative); ResponseLimit
+	// sets a route's own.
+	MaxResponseBytes int64
 	// Doc records every route; nil creates an empty document.
 	Doc *openapi.Document
 }
@@ -51,8 +55,10 @@ type Router struct {
 type RouteOption func(*routeConfig)
 
 type routeConfig struct {
-	legacy   bool
-	maxBytes int64
+	legacy      bool
+	maxBytes    int64
+	maxResponse int64
+	jsonBody    bool
 }
 
 // Legacy also mounts the route under its deprecated /api alias: the /v1
@@ -65,10 +71,18 @@ func Legacy() RouteOption { return func(c *routeConfig) { c.legacy = true } }
 // BodyLimit sets this route's body limit in bytes.
 func BodyLimit(n int64) RouteOption { return func(c *routeConfig) { c.maxBytes = n } }
 
+// ResponseLimit sets this route's response ceiling in bytes (negative:
+// none). A JSON response over it is replaced by 400 LIMIT_EXCEEDED; a raw
+// Write past it fails with ErrResponseTooLarge.
+func ResponseLimit(n int64) RouteOption { return func(c *routeConfig) { c.maxResponse = n } }
+
 // NewRouter returns an empty router.
 func NewRouter(opts RouterOptions) *Router {
 	if opts.MaxBodyBytes == 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.MaxResponseBytes == 0 {
+		opts.MaxResponseBytes = DefaultMaxResponseBytes
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -105,12 +119,20 @@ func (rt *Router) Mux() *mux.Router { return rt.mux }
 // matches OpenAPI's {name}). Register literal paths before parameterised
 // siblings (/v1/dmns/cycles before /v1/dmns/{identifier}); mux matches in
 // registration order.
+//
+// A route whose operation documents a JSON request body (op.RequestBody
+// with application/json or a +json type) refuses any other declared body
+// type with 415 UNSUPPORTED_MEDIA_TYPE before h runs; DecodeJSON refuses it
+// on every other route.
 func (rt *Router) Handle(method, path string, h HandlerFunc, op openapi.Operation, options ...RouteOption) {
-	cfg := routeConfig{maxBytes: rt.opts.MaxBodyBytes}
+	cfg := routeConfig{maxBytes: rt.opts.MaxBodyBytes, maxResponse: rt.opts.MaxResponseBytes, jsonBody: takesJSON(op.RequestBody)}
 	for _, o := range options {
 		o(&cfg)
 	}
-	handler := rt.wrap(h, cfg.maxBytes)
+	handler := rt.wrap(h, cfg)
+	if cfg.jsonBody {
+		op = withResponse(op, "415", openapi.Failure("the body is not declared as JSON", CodeUnsupportedMediaType))
+	}
 	rt.mux.Handle(path, handler).Methods(method)
 	rt.doc.Add(method, path, op)
 	rt.routes = append(rt.routes, Route{Method: method, Path: path})
@@ -149,8 +171,15 @@ func (rt *Router) HandleRaw(path string, h http.Handler, ops map[string]openapi.
 // ServeHTTP dispatches to the registered routes.
 func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) { rt.mux.ServeHTTP(w, r) }
 
-func (rt *Router) wrap(h HandlerFunc, maxBytes int64) http.Handler {
+func (rt *Router) wrap(h HandlerFunc, cfg routeConfig) http.Handler {
+	maxBytes := cfg.maxBytes
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if cfg.jsonBody {
+			if err := RequireJSON(r); err != nil {
+				_ = WriteError(w, err.(*Error))
+				return
+			}
+		}
 		if r.ContentLength > maxBytes {
 			_ = WriteError(w, payloadTooLarge(maxBytes))
 			return
@@ -158,22 +187,42 @@ func (rt *Router) wrap(h HandlerFunc, maxBytes int64) http.Handler {
 		if r.Body != nil {
 			r.Body = http.MaxBytesReader(w, r.Body, maxBytes)
 		}
-		rw := &trackingWriter{ResponseWriter: w}
+		rw := &trackingWriter{ResponseWriter: w, limit: max(cfg.maxResponse, 0)}
 		if err := h(rw, r); err != nil {
 			rt.fail(rw, r, err)
+			return
 		}
+		rw.commit() // a status without a body (204, 304)
 	})
 }
 
 // fail writes err as the failure envelope.
+//
+// A limit error anywhere in err's chain wins over the handler's own
+// mapping (LimitError), so a bound hit deep in an engine is never a 500; a
+// bare context deadline is 503 LIMIT_EXCEEDED. Outside development the
+// client gets Message only; DevDetail is added in development.
 func (rt *Router) fail(w *trackingWriter, r *http.Request, err error) {
 	var apiErr *Error
-	if !errors.As(err, &apiErr) {
+	switch {
+	case LimitError(err) != nil:
+		apiErr = LimitError(err)
+	case errors.Is(err, ErrResponseTooLarge) && !w.wrote:
+		apiErr = responseTooLarge(w.limit+1, w.limit)
+	case errors.As(err, &apiErr):
+	case isDeadline(err):
+		apiErr = timeoutError(err)
+	default:
 		msg := "Internal server error"
 		if rt.opts.Development {
 			msg = err.Error()
 		}
 		apiErr = &Error{Status: http.StatusInternalServerError, Code: CodeInternal, Message: msg, Cause: err}
+	}
+	if apiErr.DevDetail != "" && rt.opts.Development {
+		dev := *apiErr
+		dev.Message += " (" + apiErr.DevDetail + ")"
+		apiErr = &dev
 	}
 	switch {
 	case apiErr.Code == CodeInternal:
@@ -185,9 +234,14 @@ func (rt *Router) fail(w *trackingWriter, r *http.Request, err error) {
 		// An expected failure (engine, query, database): its message went to
 		// the client and may quote evaluation details derived from a
 		// person's inputs, so the log gets the code only.
-		rt.opts.Logger.WarnContext(r.Context(), "request failed",
-			"method", r.Method, "path", r.URL.Path, "code", apiErr.Code,
-			"request_id", RequestID(r.Context()))
+		// The DevDetail of an upstream failure (an address, a driver
+		// message) is what an operator needs, and carries no inputs.
+		attrs := []any{"method", r.Method, "path", r.URL.Path, "code", apiErr.Code,
+			"request_id", RequestID(r.Context())}
+		if apiErr.DevDetail != "" {
+			attrs = append(attrs, "detail", apiErr.DevDetail)
+		}
+		rt.opts.Logger.WarnContext(r.Context(), "request failed", attrs...)
 	}
 	if w.wrote {
 		rt.opts.Logger.ErrorContext(r.Context(), "handler returned an error after writing its response",
@@ -195,6 +249,22 @@ func (rt *Router) fail(w *trackingWriter, r *http.Request, err error) {
 		return
 	}
 	_ = WriteError(w, apiErr)
+}
+
+// withResponse documents a response the router gives on the route's behalf,
+// unless the operation documents that status itself. The map is copied:
+// operations may share one.
+func withResponse(op openapi.Operation, status string, resp openapi.Response) openapi.Operation {
+	if _, ok := op.Responses[status]; ok {
+		return op
+	}
+	rs := make(map[string]openapi.Response, len(op.Responses)+1)
+	for k, v := range op.Responses {
+		rs[k] = v
+	}
+	rs[status] = resp
+	op.Responses = rs
+	return op
 }
 
 func deprecated(h http.Handler) http.Handler {
@@ -241,24 +311,59 @@ func (rt *Router) allowedMethods(r *http.Request) []string {
 	return out
 }
 
-// trackingWriter remembers whether the response has started.
+// trackingWriter remembers whether the response has started and keeps it
+// under the route's ceiling. With a ceiling, the status is held back until
+// the first byte of the body passes the check, so a handler whose first
+// Write is too large still gets its error envelope out.
 type trackingWriter struct {
 	http.ResponseWriter
-	wrote bool
+	wrote   bool  // the status went out
+	pending int   // a status held back (limit > 0)
+	limit   int64 // 0: none
+	written int64
 }
 
 func (w *trackingWriter) WriteHeader(code int) {
+	if w.limit > 0 && !w.wrote && code >= 200 {
+		if w.pending == 0 {
+			w.pending = code
+		}
+		return
+	}
 	w.wrote = true
 	w.ResponseWriter.WriteHeader(code)
 }
 
+// commit sends a held-back status.
+func (w *trackingWriter) commit() {
+	if w.pending != 0 && !w.wrote {
+		w.wrote = true
+		w.ResponseWriter.WriteHeader(w.pending)
+	}
+}
+
 func (w *trackingWriter) Write(b []byte) (int, error) {
+	if w.limit > 0 && w.written+int64(len(b)) > w.limit {
+		return 0, ErrResponseTooLarge
+	}
+	w.commit()
 	w.wrote = true
-	return w.ResponseWriter.Write(b)
+	n, err := w.ResponseWriter.Write(b)
+	w.written += int64(n)
+	return n, err
+}
+
+// unlimited lifts the ceiling for one error envelope; a status held back
+// for a body that was never written is dropped.
+func (w *trackingWriter) unlimited() http.ResponseWriter {
+	w.limit = 0
+	w.pending = 0
+	return w
 }
 
 func (w *trackingWriter) Flush() {
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		w.commit()
 		w.wrote = true
 		f.Flush()
 	}

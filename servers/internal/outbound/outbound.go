@@ -12,9 +12,14 @@ import (
 	"time"
 )
 
-// Policy decides which caller-named URLs may be fetched.
+// Policy decides which caller-named URLs may be fetched. It is on in every
+// mode: the zero value (development) permits http and loopback, so the
+// embedded and local endpoints work, and refuses every other non-public
+// address (private, link-local, cloud metadata, CGNAT, multicast,
+// reserved) and the metadata host names; Strict also requires https and
+// refuses loopback. The allow-list opens exceptions in both modes.
 type Policy struct {
-	// Strict requires https and refuses non-public addresses.
+	// Strict requires https and refuses loopback too (production).
 	Strict bool
 	// Allow lists URLs (scheme://host[:port][/path-prefix]) or bare host
 	// names that always pass, e.g. the configured default endpoint and
@@ -52,22 +57,56 @@ func (p *Policy) Check(raw string) (*url.URL, error) {
 	if p.allowed(u) {
 		return u, nil
 	}
-	if !p.Strict {
-		return u, nil
-	}
-	if u.Scheme != "https" {
+	if p.Strict && u.Scheme != "https" {
 		return nil, refuse("only https URLs are allowed in this environment")
 	}
 	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+	if metadataHost(host) {
+		return nil, refuse("cloud metadata addresses are not allowed")
+	}
+	if p.Strict && (host == "localhost" || strings.HasSuffix(host, ".localhost")) {
 		return nil, refuse("local addresses are not allowed in this environment")
 	}
 	if ip, err := netip.ParseAddr(host); err == nil {
-		if reason := forbidden(ip); reason != "" {
-			return nil, refuse(reason + " addresses are not allowed in this environment")
+		if reason := p.refusal(ip); reason != "" {
+			return nil, refuse(reason + " addresses are not allowed" + p.unless())
 		}
 	}
 	return u, nil
+}
+
+// unless ends a refusal with what would permit the address.
+func (p *Policy) unless() string {
+	if p.Strict {
+		return " in this environment"
+	}
+	return " unless allow-listed"
+}
+
+// refusal returns why ip may not be dialled under p, or "".
+func (p *Policy) refusal(ip netip.Addr) string {
+	r := forbidden(ip)
+	if r == "loopback" && !p.Strict {
+		return ""
+	}
+	return r
+}
+
+// metadataNames are the cloud instance-metadata host names; their
+// addresses are link-local or private too, but a name may resolve through
+// a local resolver the dial check trusts, so they are refused by name.
+var metadataNames = []string{
+	"metadata", "metadata.google.internal", "metadata.goog", "metadata.azure.internal",
+	"instance-data", "instance-data.ec2.internal", "metadata.tencentyun.com", "metadata.oraclecloud.com",
+}
+
+func metadataHost(host string) bool {
+	for _, m := range metadataNames {
+		if host == m || strings.HasSuffix(host, "."+m) {
+			return true
+		}
+	}
+	return false
 }
 
 // allowed reports whether u matches the allow-list.
@@ -141,7 +180,7 @@ func (p *Policy) dial(ctx context.Context, network, addr string) (net.Conn, erro
 	if err != nil {
 		return nil, err
 	}
-	if !p.Strict || p.hostAllowed(host) {
+	if p.hostAllowed(host) {
 		return d.DialContext(ctx, network, addr)
 	}
 	resolver := p.Resolver
@@ -154,7 +193,7 @@ func (p *Policy) dial(ctx context.Context, network, addr string) (net.Conn, erro
 	}
 	var lastErr error = &RefusedError{URL: host, Reason: "it resolves to no permitted address"}
 	for _, ip := range addrs {
-		if reason := forbidden(ip); reason != "" {
+		if reason := p.refusal(ip); reason != "" {
 			lastErr = &RefusedError{URL: host, Reason: "it resolves to a " + reason + " address"}
 			continue
 		}

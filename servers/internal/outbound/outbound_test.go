@@ -12,7 +12,7 @@ import (
 
 func TestCheck(t *testing.T) {
 	strict := &Policy{Strict: true, Allow: []string{"https://graph.internal.example/sparql", "kg.local"}}
-	lax := &Policy{}
+	lax := &Policy{} // development: loopback and http pass, other non-public addresses do not
 	cases := []struct {
 		url           string
 		strict, lax   bool
@@ -27,18 +27,26 @@ func TestCheck(t *testing.T) {
 		{"https://foo.localhost/", false, true, "local addresses"},
 		{"https://127.0.0.1/", false, true, "loopback"},
 		{"https://[::1]/", false, true, "loopback"},
-		{"https://10.1.2.3/", false, true, "private"},
-		{"https://172.20.0.1/", false, true, "private"},
-		{"https://192.168.1.1/", false, true, "private"},
-		{"https://169.254.169.254/latest/meta-data", false, true, "link-local"},
-		{"https://100.64.0.1/", false, true, "carrier-grade NAT"},
-		{"https://[fd00:ec2::254]/", false, true, "private"},
-		{"https://[fe80::1]/", false, true, "link-local"},
+		{"https://10.1.2.3/", false, false, "private"},
+		{"https://172.20.0.1/", false, false, "private"},
+		{"https://192.168.1.1/", false, false, "private"},
+		{"https://169.254.169.254/latest/meta-data", false, false, "link-local"},
+		{"http://169.254.169.254/latest/meta-data", false, false, ""},
+		{"http://metadata.google.internal/computeMetadata/v1/", false, false, ""},
+		{"https://METADATA.google.internal./x", false, false, "metadata"},
+		{"https://instance-data/latest", false, false, "metadata"},
+		{"http://[fd00:ec2::254]/latest", false, false, ""},
+		{"https://100.100.100.200/latest", false, false, "carrier-grade NAT"},
+		{"http://127.0.0.1:7200/repositories/x", false, true, "only https"},
+		{"http://10.0.0.5:8890/sparql", false, false, ""},
+		{"https://100.64.0.1/", false, false, "carrier-grade NAT"},
+		{"https://[fd00:ec2::254]/", false, false, "private"},
+		{"https://[fe80::1]/", false, false, "link-local"},
 		{"https://[::ffff:127.0.0.1]/", false, true, "loopback"},
-		{"https://[64:ff9b::a9fe:a9fe]/", false, true, "link-local"},
-		{"https://[2002:c0a8:0101::1]/", false, true, "private"},
-		{"https://224.0.0.1/", false, true, "multicast"},
-		{"https://0.0.0.0/", false, true, "reserved"},
+		{"https://[64:ff9b::a9fe:a9fe]/", false, false, "link-local"},
+		{"https://[2002:c0a8:0101::1]/", false, false, "private"},
+		{"https://224.0.0.1/", false, false, "multicast"},
+		{"https://0.0.0.0/", false, false, "reserved"},
 		{"https://8.8.8.8/", true, true, ""},
 		{"https://graph.internal.example/sparql", true, true, ""},
 		{"https://graph.internal.example/sparql/sub", true, true, ""},
@@ -57,8 +65,18 @@ func TestCheck(t *testing.T) {
 		if err != nil && !errors.As(err, &refused) {
 			t.Errorf("strict %s: error is %T, want *RefusedError", tc.url, err)
 		}
-		if _, err := lax.Check(tc.url); (err == nil) != tc.lax {
+		_, err = lax.Check(tc.url)
+		if (err == nil) != tc.lax {
 			t.Errorf("lax %s: err = %v, want allowed=%v", tc.url, err, tc.lax)
+		}
+		if err != nil && tc.reasonContain != "" && !strings.Contains(err.Error(), tc.reasonContain) {
+			t.Errorf("lax %s: %v does not say %q", tc.url, err, tc.reasonContain)
+		}
+	}
+	devAllow := &Policy{Allow: []string{"10.0.0.5", "http://192.168.1.1"}}
+	for _, u := range []string{"http://10.0.0.5:8890/sparql", "http://192.168.1.1/sparql"} {
+		if _, err := devAllow.Check(u); err != nil {
+			t.Errorf("allow-listed %s refused: %v", u, err)
 		}
 	}
 	if _, err := strict.Check("https://user:secret@x.example/"); err == nil || strings.Contains(err.Error(), "secret") {
@@ -114,5 +132,24 @@ func TestRedirectIsChecked(t *testing.T) {
 	_, err := (&Policy{}).Client().Get(redirector.URL)
 	if err == nil || !strings.Contains(err.Error(), "only http and https") {
 		t.Errorf("redirect to ftp: err = %v", err)
+	}
+}
+
+// TestDevelopmentDialCheck: the address check the dialer applies to every
+// resolved address lets loopback through in development only.
+func TestDevelopmentDialCheck(t *testing.T) {
+	dev := &Policy{}
+	for _, ip := range []string{"10.0.0.1", "169.254.169.254", "fd00:ec2::254", "192.168.0.10", "100.100.100.200"} {
+		if r := dev.refusal(netip.MustParseAddr(ip)); r == "" {
+			t.Errorf("development dials %s", ip)
+		}
+	}
+	for _, ip := range []string{"127.0.0.1", "::1", "::ffff:127.0.0.1", "8.8.8.8"} {
+		if r := dev.refusal(netip.MustParseAddr(ip)); r != "" {
+			t.Errorf("development refuses %s: %s", ip, r)
+		}
+	}
+	if r := (&Policy{Strict: true}).refusal(netip.MustParseAddr("127.0.0.1")); r != "loopback" {
+		t.Errorf("strict loopback: %q", r)
 	}
 }

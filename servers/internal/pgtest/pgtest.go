@@ -151,6 +151,18 @@ func (db *DB) drop(t testing.TB, stmt string) {
 	}
 }
 
+// SocketURL connects to the database over the throwaway cluster's Unix
+// socket, in libpq's socket form postgres:///name?host=/dir&port=n. It is
+// "" on an external server (EnvDatabaseURL), whose socket is unknown, and
+// for a schema database (search_path carries it).
+func (db *DB) SocketURL() string {
+	c := db.srv.cluster
+	if c == nil || !strings.Contains(db.URL, "/"+db.Name) {
+		return ""
+	}
+	return fmt.Sprintf("postgres:///%s?host=%s&port=%d&user=postgres&sslmode=disable", db.Name, c.dir, c.port)
+}
+
 // Pool opens a connection pool on the database, closed at the end of the
 // test.
 func (db *DB) Pool(t testing.TB) *pgxpool.Pool {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -139,5 +140,36 @@ func TestSchemaFallbackWithoutCreateDB(t *testing.T) {
 	var schema string
 	if err := pool.QueryRow(ctx, "SELECT table_schema FROM information_schema.tables WHERE table_name = 't'").Scan(&schema); err != nil || schema != db.Name {
 		t.Fatalf("table t in schema %q (%v), want %q", schema, err, db.Name)
+	}
+}
+
+// TestSocketURL connects through the Unix socket: the server then reports
+// no client address.
+func TestSocketURL(t *testing.T) {
+	db := New(t)
+	u := db.SocketURL()
+	if u == "" {
+		t.Skip("external server: no socket known")
+	}
+	if !strings.HasPrefix(u, "postgres:///"+db.Name+"?host=/") {
+		t.Fatalf("SocketURL = %q", u)
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		url    string
+		socket bool
+	}{{u, true}, {db.URL, false}} {
+		conn, err := pgx.Connect(ctx, tc.url)
+		if err != nil {
+			t.Fatalf("connect %s: %v", redact(tc.url), err)
+		}
+		var viaSocket bool
+		if err := conn.QueryRow(ctx, "SELECT inet_client_addr() IS NULL").Scan(&viaSocket); err != nil {
+			t.Fatal(err)
+		}
+		conn.Close(ctx)
+		if viaSocket != tc.socket {
+			t.Errorf("%s: connected through the socket = %v, want %v", redact(tc.url), viaSocket, tc.socket)
+		}
 	}
 }

@@ -32,6 +32,7 @@ func FuzzUpsertBodies(f *testing.F) {
 			"documents": func(f *fields) (any, error) { return templateFromBody(f) },
 		} {
 			r := httptest.NewRequest("POST", "/v1/assets/"+kind, bytes.NewReader(body))
+			r.Header.Set("Content-Type", "application/json")
 			fl, err := readFields(r)
 			if err != nil {
 				var e *httpapi.Error

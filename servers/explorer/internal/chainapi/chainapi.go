@@ -18,6 +18,7 @@ import (
 	"github.com/regelkit/regelkit/chain"
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/upstream"
 	"github.com/regelkit/regelkit/sparql"
 )
 
@@ -115,14 +116,10 @@ func (h *handlers) requireEndpoint(ctx context.Context, raw string) (string, spa
 	return raw, ep, nil
 }
 
+// queryError maps a failed knowledge-graph read (upstream.SPARQLError): the
+// caller's bad query is 400, an endpoint down 502, too slow 504.
 func queryError(what string, err error) error {
-	return wrapErr(http.StatusInternalServerError, CodeQueryError, what, err)
-}
-
-func wrapErr(status int, code, what string, err error) *httpapi.Error {
-	e := httpapi.Errorf(status, code, "%s: %v", what, err)
-	e.Cause = err
-	return e
+	return upstream.SPARQLError(CodeQueryError, what, err)
 }
 
 func isRefresh(r *http.Request) bool {
@@ -246,7 +243,7 @@ func (h *handlers) discovery(code, what string, run func(context.Context, sparql
 		}
 		data, err := run(r.Context(), ep)
 		if err != nil {
-			return wrapErr(http.StatusInternalServerError, code, what, err)
+			return upstream.SPARQLError(code, what, err)
 		}
 		return httpapi.WriteData(w, http.StatusOK, data)
 	}
@@ -422,7 +419,17 @@ func executionError(msg string, cause error) *httpapi.Error {
 
 // chainError maps a failed chain run.
 func chainError(err error) error {
+	if le := httpapi.LimitError(err); le != nil {
+		return le
+	}
 	var se *chain.StepError
+	// An engine that cannot be reached: 502/504 without its address.
+	if te := upstream.Transport(CodeExecutionError, "the decision engine", err); te != nil {
+		if errors.As(err, &se) {
+			te.Message = se.Model + ": " + te.Message
+		}
+		return te
+	}
 	var ve *engine.VariableError
 	switch {
 	case errors.As(err, &se) && errors.As(err, &ve):
@@ -430,9 +437,6 @@ func chainError(err error) error {
 		return httpapi.InvalidRequest("%s", shorten(se.Error(), maxMessage))
 	case errors.As(err, &se):
 		return executionError(shorten(se.Error(), maxMessage), err)
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return executionError("chain execution timed out", err)
 	}
 	// The semantic links are read from the knowledge graph.
 	return queryError("Failed to read the semantic links of the chain", err)
@@ -550,6 +554,9 @@ func (h *handlers) export(w http.ResponseWriter, r *http.Request) error {
 			return httpapi.NewError(http.StatusInsufficientStorage, CodeStorageFull,
 				"The decision engine has no room for the DRD: "+strings.TrimPrefix(sfe.Error(), "engine: "))
 		}
+		if te := upstream.Transport(CodeExecutionError, "the decision engine", err); te != nil {
+			return te
+		}
 		return executionError(err.Error(), err)
 	}
 	return httpapi.WriteData(w, http.StatusOK, exp)
@@ -577,26 +584,6 @@ func (h *handlers) query(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return httpapi.WriteData(w, http.StatusOK, doc)
-}
-
-// proxyMessage is the QUERY_ERROR text of a failed proxied query: the
-// endpoint's status and a short reason.
-func proxyMessage(err error) string {
-	var he *sparql.HTTPError
-	var ne *sparql.NotSPARQLError
-	switch {
-	case errors.As(err, &he):
-		msg := fmt.Sprintf("SPARQL endpoint answered %d %s", he.StatusCode, http.StatusText(he.StatusCode))
-		if he.Body != "" {
-			msg += ": " + shorten(he.Body, 300)
-		}
-		return msg
-	case errors.As(err, &ne):
-		return "SPARQL endpoint did not answer with SPARQL results (Content-Type " + ne.ContentType + ")"
-	case errors.Is(err, context.DeadlineExceeded):
-		return "SPARQL endpoint did not answer in time"
-	}
-	return "SPARQL query failed: " + shorten(err.Error(), 300)
 }
 
 func shorten(s string, n int) string {

@@ -41,6 +41,7 @@ func Example() {
 		"aanvragerVoedselbankpasCity": false, "aanvragerKwijtscheldingGemeentelijkeBelastingen": false,
 		"aanvragerSchuldhulptrajectCreditBank": false, "aanvragerDitKalenderjaarAlAangevraagd": false,
 		"aanvragerAanmerkingStudieFinanciering": false}}`))
+	req.Header.Set("Content-Type", "application/json")
 	rec := httptest.NewRecorder()
 	r.ServeHTTP(rec, req)
 	var env struct {

@@ -5,10 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/upstream"
 	"github.com/regelkit/regelkit/sparql"
 	"github.com/regelkit/regelkit/sparql/memstore"
 )
@@ -18,10 +18,11 @@ type rawQuerier interface {
 	Query(ctx context.Context, query string) (*sparql.Response, error)
 }
 
-func proxyError(msg string, cause error) *httpapi.Error {
-	e := httpapi.NewError(http.StatusInternalServerError, CodeQueryError, msg)
-	e.Cause = cause
-	return e
+// proxyError maps a failed proxied query: the endpoint's 400 (a syntax
+// error) is the caller's, 400 QUERY_ERROR quoting it; a failing endpoint
+// is 502, a slow one 504 (upstream.SPARQLError).
+func proxyError(err error) *httpapi.Error {
+	return upstream.CallerQueryError(CodeQueryError, "", err)
 }
 
 // graphAnswer is the refusal of a CONSTRUCT or DESCRIBE query.
@@ -38,12 +39,15 @@ func runQuery(ctx context.Context, ep sparql.Endpoint, query string) (json.RawMe
 	case rawQuerier:
 		resp, err := e.Query(ctx, query)
 		if err != nil {
-			return nil, proxyError(proxyMessage(err), err)
+			return nil, proxyError(err)
 		}
 		var res *sparql.Results
 		switch resp.ContentType {
 		case sparql.MediaResultsJSON, "application/json", "":
 			res, err = sparql.ReadJSON(bytes.NewReader(resp.Body))
+			if err == nil && res.NormalizeAsk() {
+				return json.Marshal(res) // Virtuoso's ASK table, as a boolean
+			}
 			if err == nil {
 				var buf bytes.Buffer
 				if json.Compact(&buf, resp.Body) == nil {
@@ -56,17 +60,25 @@ func runQuery(ctx context.Context, ep sparql.Endpoint, query string) (json.RawMe
 			return nil, graphAnswer()
 		}
 		if err != nil {
-			return nil, proxyError(proxyMessage(&sparql.NotSPARQLError{ContentType: resp.ContentType, Cause: err}), err)
+			return nil, proxyError(&sparql.NotSPARQLError{ContentType: resp.ContentType, Cause: err})
 		}
+		res.NormalizeAsk()
 		return json.Marshal(res)
 	case *memstore.Store:
 		res, err := e.Query(ctx, query)
 		if err != nil {
-			var se *memstore.SyntaxError
-			if errors.As(err, &se) {
-				return nil, proxyError(fmt.Sprintf("SPARQL endpoint answered 400 Bad Request: %v", err), err)
+			// The embedded store has no outage: a failure that is not a
+			// bound or the request's end is the query's (a syntax error,
+			// an unsupported feature such as SERVICE), worded as a remote
+			// endpoint's 400 so a client sees one message whichever store
+			// it named.
+			if httpapi.LimitError(err) != nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+				return nil, proxyError(err)
 			}
-			return nil, proxyError(proxyMessage(err), err)
+			e := httpapi.NewError(http.StatusBadRequest, CodeQueryError,
+				"SPARQL endpoint answered 400 Bad Request: "+httpapi.Excerpt(err.Error(), 300))
+			e.Cause = err
+			return nil, e
 		}
 		if res.Results == nil {
 			return nil, graphAnswer()
@@ -75,7 +87,7 @@ func runQuery(ctx context.Context, ep sparql.Endpoint, query string) (json.RawMe
 	}
 	res, err := ep.Select(ctx, query)
 	if err != nil {
-		return nil, proxyError(proxyMessage(err), err)
+		return nil, proxyError(err)
 	}
 	return json.Marshal(res)
 }

@@ -27,7 +27,7 @@ func badEndpoint() openapi.Response {
 // routes lists the routes in registration order: the literal /v1/dmns/…
 // paths before /v1/dmns/{identifier} (explorer notes §11 item 16).
 func (h *handlers) routes() []route {
-	queryFailure := openapi.Failure("the knowledge-graph query failed; the message carries the reason", CodeQueryError)
+	queryFailure := openapi.Failure("the knowledge-graph endpoint failed (502) or did not answer in time (504); the message carries the reason", CodeQueryError)
 	return []route{
 		{"GET", "/v1/dmns", h.listDMNs, openapi.Operation{
 			Summary: "Decision models published in a knowledge graph",
@@ -39,7 +39,7 @@ func (h *handlers) routes() []route {
 			Responses: map[string]openapi.Response{
 				"200": openapi.Success("the listing", listingSchema),
 				"400": badEndpoint(),
-				"500": queryFailure,
+				"502": queryFailure,
 			},
 		}, true},
 		{"GET", "/v1/dmns/enhanced-chain-links", h.discovery(CodeQueryError, "Failed to find connectable pairs", connectablePairs), openapi.Operation{
@@ -52,7 +52,7 @@ func (h *handlers) routes() []route {
 			Responses: map[string]openapi.Response{
 				"200": openapi.Success("the pairs", openapi.Array(pairSchema, "")),
 				"400": badEndpoint(),
-				"500": queryFailure,
+				"502": queryFailure,
 			},
 		}, false},
 		{"GET", "/v1/dmns/semantic-equivalences", h.discovery(CodeQueryError, "Failed to find semantic equivalences", semanticEquivalences), openapi.Operation{
@@ -63,7 +63,7 @@ func (h *handlers) routes() []route {
 			Responses: map[string]openapi.Response{
 				"200": openapi.Success("the equivalences", openapi.Array(equivalenceSchema, "")),
 				"400": badEndpoint(),
-				"500": queryFailure,
+				"502": queryFailure,
 			},
 		}, false},
 		{"GET", "/v1/dmns/cycles", h.discovery(CodeQueryError, "Failed to find cycles", cycles), openapi.Operation{
@@ -74,7 +74,7 @@ func (h *handlers) routes() []route {
 			Responses: map[string]openapi.Response{
 				"200": openapi.Success("the cycles", openapi.Array(cycleSchema, "")),
 				"400": badEndpoint(),
-				"500": queryFailure,
+				"502": queryFailure,
 			},
 		}, false},
 		{"GET", "/v1/dmns/{identifier}", h.getDMN, openapi.Operation{
@@ -87,7 +87,7 @@ func (h *handlers) routes() []route {
 				"200": openapi.Success("the model", dmnRecordSchema),
 				"400": badEndpoint(),
 				"404": openapi.Failure("no model with that identifier (DMN not found: <identifier>)", httpapi.CodeNotFound),
-				"500": queryFailure,
+				"502": queryFailure,
 			},
 		}, true},
 		{"GET", "/v1/dmns/{identifier}/xml", h.getDMNXML, openapi.Operation{
@@ -111,7 +111,7 @@ func (h *handlers) routes() []route {
 			Responses: map[string]openapi.Response{
 				"200": openapi.Success("the chains", chainsSchema),
 				"400": badEndpoint(),
-				"500": openapi.Failure("the discovery query failed", CodeDiscoveryError),
+				"502": openapi.Failure("the discovery query failed (502) or did not answer in time (504)", CodeDiscoveryError),
 			},
 		}, true},
 		{"POST", "/v1/chains/execute", h.execute, openapi.Operation{
@@ -175,8 +175,8 @@ func (h *handlers) routes() []route {
 			RequestBody: openapi.Body(queryRequestSchema, "the endpoint and the query"),
 			Responses: map[string]openapi.Response{
 				"200": openapi.Success("the SPARQL JSON result", sparqlResultSchema),
-				"400": openapi.Failure("endpoint or query missing, endpoint refused, or a CONSTRUCT/DESCRIBE query", httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody),
-				"500": openapi.Failure("the endpoint failed; the message carries its status and a short reason", CodeQueryError),
+				"400": openapi.Failure("endpoint or query missing, endpoint refused, a CONSTRUCT/DESCRIBE query (INVALID_REQUEST), or the endpoint rejected the query as malformed (QUERY_ERROR, quoting it)", httpapi.CodeInvalidRequest, httpapi.CodeMalformedBody, CodeQueryError),
+				"502": openapi.Failure("the endpoint failed (502) or did not answer in time (504); the message carries its status", CodeQueryError),
 			},
 		}, false},
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/regelkit/regelkit/docmgmt"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 	"github.com/regelkit/regelkit/servers/internal/openapi"
+	"github.com/regelkit/regelkit/servers/internal/upstream"
 )
 
 // Error codes of live failures (explorer notes §9.3), all HTTP 500.
@@ -238,6 +239,9 @@ func failure(code, what string, err error) error {
 	var re *docmgmt.RequestError
 	if errors.As(err, &re) {
 		return httpapi.InvalidRequest("%s", re.Error())
+	}
+	if te := upstream.Transport(code, what+": eDOCS", err); te != nil {
+		return te // unreachable or slow: 502/504 without the address
 	}
 	e := httpapi.Errorf(http.StatusInternalServerError, code, "%s: %v", what, err)
 	e.Cause = err

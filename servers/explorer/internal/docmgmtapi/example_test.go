@@ -18,6 +18,7 @@ func Example() {
 
 	req := httptest.NewRequest("POST", "/v1/docmgmt/workspaces/ensure",
 		strings.NewReader(`{"projectNumber":"2024-001","projectName":"Bridge A12"}`))
+	req.Header.Set("Content-Type", "application/json")
 	rec := httptest.NewRecorder()
 	r.ServeHTTP(rec, req)
 	var env struct{ Data map[string]any }

@@ -13,13 +13,15 @@ import (
 	"github.com/regelkit/regelkit/norms"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 	"github.com/regelkit/regelkit/servers/internal/outbound"
+	"github.com/regelkit/regelkit/servers/internal/upstream"
 	"github.com/regelkit/regelkit/sparql"
 )
 
 // Path is the route of the norms endpoint.
 const Path = "/v1/norms"
 
-// CodeQueryError is the code of a failed rules query (HTTP 500).
+// CodeQueryError is the code of a failed rules query (HTTP 502, 504 when
+// the endpoint is too slow, 400 for the embedded store's query errors).
 const CodeQueryError = "QUERY_ERROR"
 
 // Deps are the endpoint's dependencies.
@@ -165,8 +167,7 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) error {
 		clearValidators(header)
 		var qe *norms.QueryError
 		if errors.As(err, &qe) {
-			return &httpapi.Error{Status: http.StatusInternalServerError, Code: CodeQueryError,
-				Message: "Failed to query norms from the knowledge graph", Cause: err}
+			return upstream.SPARQLError(CodeQueryError, "Failed to query norms from the knowledge graph", qe.Err)
 		}
 		return err
 	}

@@ -507,7 +507,7 @@ func TestEndpointParameter(t *testing.T) {
 }
 
 func TestQueryFailures(t *testing.T) {
-	// Rules query fails after the short-circuit set its headers: 500
+	// Rules query fails after the short-circuit set its headers: 502
 	// QUERY_ERROR without validators.
 	f := setup(t)
 	f.ep.fail = func(q string) error {
@@ -517,7 +517,7 @@ func TestQueryFailures(t *testing.T) {
 		return nil
 	}
 	resp := f.client.Get("/v1/norms?rulesetid=BWBR0015703")
-	if msg := resp.ExpectError(t, 500, "QUERY_ERROR"); strings.Contains(msg, "graph store down") {
+	if msg := resp.ExpectError(t, 502, "QUERY_ERROR"); strings.Contains(msg, "graph store down") {
 		t.Errorf("message leaks the cause: %q", msg)
 	}
 	expectHeaders(t, resp, map[string]string{"ETag": "", "Last-Modified": "", "Cache-Control": "", "API-Version": "test"})
@@ -605,7 +605,7 @@ func TestOpenAPI(t *testing.T) {
 	if d := cmp.Diff(want, names); d != "" {
 		t.Errorf("parameters (-want +got):\n%s", d)
 	}
-	for _, status := range []string{"200", "304", "400", "500"} {
+	for _, status := range []string{"200", "304", "400", "502"} {
 		if _, ok := op.Responses[status]; !ok {
 			t.Errorf("no %s response", status)
 		}

@@ -85,7 +85,7 @@ func operation(deprecated bool) openapi.Operation {
 			"304": {Description: "not modified: no body; carries ETag, Last-Modified, Cache-Control and API-Version",
 				Headers: validatorHeaders},
 			"400": openapi.Failure("an invalid parameter (INVALID_REQUEST; the message names it)", httpapi.CodeInvalidRequest),
-			"500": openapi.Failure("the rules query failed", CodeQueryError),
+			"502": openapi.Failure("the rules query failed (504: not in time)", CodeQueryError),
 		},
 	}
 }

@@ -21,8 +21,10 @@ func Example() {
 	shaclapi.Register(r, shaclapi.Deps{Checker: checker})
 
 	body := `{"content": "@prefix cpsv: <http://purl.org/vocab/cpsv#> . @prefix dct: <http://purl.org/dc/terms/> . <https://example.org/rule> a cpsv:Rule ; dct:title \"Regel\" ."}`
+	req := httptest.NewRequest("POST", shaclapi.ValidatePath, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
 	rec := httptest.NewRecorder()
-	r.ServeHTTP(rec, httptest.NewRequest("POST", shaclapi.ValidatePath, strings.NewReader(body)))
+	r.ServeHTTP(rec, req)
 
 	var env struct {
 		Data layeredResult `json:"data"`

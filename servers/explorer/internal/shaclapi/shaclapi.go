@@ -8,6 +8,7 @@ import (
 
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 	"github.com/regelkit/regelkit/servers/internal/openapi"
+	"github.com/regelkit/regelkit/servers/internal/upstream"
 	"github.com/regelkit/regelkit/shacl/layered"
 	"github.com/regelkit/regelkit/sparql"
 )
@@ -116,7 +117,7 @@ func (h *handlers) validateMerged(w http.ResponseWriter, r *http.Request) error 
 	case errors.As(err, &ie):
 		return httpapi.InvalidRequest("%v", ie)
 	case errors.As(err, &qe):
-		return &httpapi.Error{Status: http.StatusInternalServerError, Code: codeQueryError, Message: qe.Error(), Cause: qe.Err}
+		return upstream.SPARQLError(codeQueryError, "reading the published triples failed", qe.Err)
 	case err != nil:
 		return err
 	}
@@ -215,7 +216,8 @@ func mergedOperation() openapi.Operation {
 			"400": {Description: "INVALID_REQUEST: content missing or not a string, endpoint refused by the outbound policy, " +
 				"no endpoint configured, or a subject IRI that cannot be queried; MALFORMED_BODY: the body is no JSON", Content: openapi.JSON(failure())},
 			"413": {Description: "PAYLOAD_TOO_LARGE: the body exceeds 10 MB", Content: openapi.JSON(failure())},
-			"500": {Description: "QUERY_ERROR: reading or parsing the published triples failed", Content: openapi.JSON(failure())},
+			"502": {Description: "QUERY_ERROR: reading or parsing the published triples failed", Content: openapi.JSON(failure())},
+			"504": {Description: "QUERY_ERROR: the endpoint did not answer in time", Content: openapi.JSON(failure())},
 		},
 	}
 }

@@ -439,7 +439,7 @@ func TestMergedThroughHTTPClient(t *testing.T) {
 		http.Error(w, "store is down", http.StatusServiceUnavailable)
 	}))
 	t.Cleanup(broken.Close)
-	msg := s.client.Post(shaclapi.MergedPath, map[string]string{"content": orgUpload, "endpoint": broken.URL}).ExpectError(t, 500, "QUERY_ERROR")
+	msg := s.client.Post(shaclapi.MergedPath, map[string]string{"content": orgUpload, "endpoint": broken.URL}).ExpectError(t, 502, "QUERY_ERROR")
 	if !strings.Contains(msg, "published triples") {
 		t.Errorf("message %q", msg)
 	}
@@ -489,8 +489,8 @@ func TestOpenAPIDocumentsBothRoutes(t *testing.T) {
 			t.Errorf("%s: operation %+v", p, op)
 		}
 	}
-	if _, ok := r.Doc().Operation("POST", shaclapi.MergedPath).Responses["500"]; !ok {
-		t.Error("merged mode documents no 500 QUERY_ERROR")
+	if _, ok := r.Doc().Operation("POST", shaclapi.MergedPath).Responses["502"]; !ok {
+		t.Error("merged mode documents no 502 QUERY_ERROR")
 	}
 }
 
