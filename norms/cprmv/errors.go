@@ -1,3 +1,5 @@
+//lint:file-ignore ST1005 these are the exact error texts of the rule-serving API, which clients match
+
 package cprmv
 
 import (

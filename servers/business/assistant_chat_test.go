@@ -310,7 +310,7 @@ func TestChatModelErrorMidStream(t *testing.T) {
 	}
 	// A non-2xx answer before any token: the same single error event.
 	fake.script = func(n int, w http.ResponseWriter, r *http.Request) {
-		http.Error(w, `{"error":"bad key sk-ant-test"}`, 401)
+		http.Error(w, `{"error":"bad key sk-ant-test"}`, http.StatusUnauthorized)
 	}
 	resp = postChat(t, context.Background(), srv, ta.token(t, caseworker("heusden")), `{"message":"hallo","modelId":"claude-haiku-4-5-20251001"}`)
 	want = []chatEvent{{Type: "error", Code: "MODEL_ERROR", Message: "Anthropic API answered 401"}}

@@ -110,13 +110,11 @@ func TestJSONRoutesRequireJSON(t *testing.T) {
 			{"text/json+", 415},
 			{"not a media type", 415},
 		} {
-			resp := c.Do("POST", path, nil, "Content-Type", tc.ctype)
+			resp := c.Do("POST", path, `{"a":1}`, "Content-Type", tc.ctype)
 			if tc.status == 200 {
-				resp = c.Do("POST", path, `{"a":1}`, "Content-Type", tc.ctype)
 				resp.ExpectStatus(t, 200)
 				continue
 			}
-			resp = c.Do("POST", path, `{"a":1}`, "Content-Type", tc.ctype)
 			msg := resp.ExpectError(t, 415, "UNSUPPORTED_MEDIA_TYPE")
 			if !strings.Contains(msg, "application/json") {
 				t.Errorf("%s %q: message %q does not say what to send", path, tc.ctype, msg)

@@ -88,7 +88,7 @@ type anthropicEvent struct {
 func (a *anthropic) stream(ctx context.Context, req *modelRequest, delta func(string)) (modelReply, error) {
 	tools := make([]anthropicTool, 0, len(req.Tools))
 	for _, t := range req.Tools {
-		tools = append(tools, anthropicTool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
+		tools = append(tools, anthropicTool(t))
 	}
 	body := map[string]any{
 		"model": req.Model, "max_tokens": req.MaxTokens, "system": req.System,

@@ -133,7 +133,7 @@ func TestTriplyDBLogos(t *testing.T) {
 		proxy.Header = r.Header.Clone()
 		resp, err := http.DefaultClient.Do(proxy)
 		if err != nil {
-			http.Error(w, err.Error(), 502)
+			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
 		}
 		defer resp.Body.Close()

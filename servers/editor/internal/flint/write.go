@@ -31,7 +31,6 @@ type writer struct {
 	blank   int
 	lim     Limits
 	ctx     context.Context
-	steps   int
 	sources []*source
 	frames  map[string]*Frame
 }

@@ -260,10 +260,7 @@ func etagListMatches(list, etag string, star bool) bool {
 			rest = rest[1:]
 			continue
 		}
-		tag := rest
-		if strings.HasPrefix(tag, "W/") {
-			tag = tag[2:]
-		}
+		tag := strings.TrimPrefix(rest, "W/")
 		if tag == "" || tag[0] != '"' {
 			// Not an entity tag: skip to the next list element.
 			i := strings.IndexByte(rest, ',')
