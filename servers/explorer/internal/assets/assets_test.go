@@ -13,6 +13,7 @@ import (
 
 	"github.com/regelkit/regelkit/servers/internal/apitest"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/pgmigrate"
 	"github.com/regelkit/regelkit/servers/internal/pgtest"
 )
 
@@ -486,8 +487,8 @@ func TestStartWhileDatabaseDown(t *testing.T) {
 }
 
 func TestMigrations(t *testing.T) {
-	all, err := migrations()
-	if err != nil || len(all) == 0 || all[0].version != 1 {
+	all, err := pgmigrate.Read(migrationDir())
+	if err != nil || len(all) == 0 || all[0].Version != 1 {
 		t.Fatalf("migrations %v, %v", all, err)
 	}
 	db := pgtest.New(t)

@@ -3,111 +3,30 @@ package assets
 import (
 	"context"
 	"embed"
-	"fmt"
 	"io/fs"
-	"sort"
-	"strconv"
-	"strings"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/regelkit/regelkit/servers/internal/pgmigrate"
 )
 
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
 // migrationComponent names this package's rows in schema_migrations, which
-// other components sharing the database may use too.
+// the other regelkit components sharing the database use too.
 const migrationComponent = "explorer-assets"
 
-// migrationLockKey is the advisory lock that keeps two starting servers
-// from migrating at the same time ("regelkit" in ASCII, as a bigint).
-const migrationLockKey int64 = 0x7265_6765_6c6b_6974
-
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-// migrations reads the embedded files NNNN_name.sql in version order; the
-// versions must run 1, 2, 3, … without gaps.
-func migrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFiles, "migrations")
+// migrationDir holds the files NNNN_name.sql.
+func migrationDir() fs.FS {
+	dir, err := fs.Sub(migrationFiles, "migrations")
 	if err != nil {
-		return nil, err
+		panic(err) // the embed pattern guarantees the directory
 	}
-	var out []migration
-	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil || !strings.HasSuffix(e.Name(), ".sql") {
-			return nil, fmt.Errorf("assets: migration file %q is not named NNNN_name.sql", e.Name())
-		}
-		body, err := migrationFiles.ReadFile("migrations/" + e.Name())
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, migration{version: v, name: e.Name(), sql: string(body)})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
-	for i, m := range out {
-		if m.version != i+1 {
-			return nil, fmt.Errorf("assets: migration %s: want version %d", m.name, i+1)
-		}
-	}
-	return out, nil
+	return dir
 }
 
-// migrate applies the pending migrations in one transaction under an
-// advisory lock and records each in schema_migrations. Applied migrations
-// are skipped, so it is safe to run at every start.
+// migrate applies the pending migrations (pgmigrate.Apply): safe at every
+// start and from several starting servers at once.
 func migrate(ctx context.Context, pool *pgxpool.Pool) (applied int, err error) {
-	all, err := migrations()
-	if err != nil {
-		return 0, err
-	}
-	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", migrationLockKey); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-			component  text NOT NULL,
-			version    integer NOT NULL,
-			name       text NOT NULL,
-			applied_at timestamptz NOT NULL DEFAULT now(),
-			PRIMARY KEY (component, version))`); err != nil {
-			return err
-		}
-		rows, err := tx.Query(ctx, "SELECT version FROM schema_migrations WHERE component = $1", migrationComponent)
-		if err != nil {
-			return err
-		}
-		done, err := pgx.CollectRows(rows, pgx.RowTo[int32])
-		if err != nil {
-			return err
-		}
-		have := map[int]bool{}
-		for _, v := range done {
-			have[int(v)] = true
-		}
-		for _, m := range all {
-			if have[m.version] {
-				continue
-			}
-			if _, err := tx.Exec(ctx, m.sql); err != nil {
-				return fmt.Errorf("migration %s: %w", m.name, err)
-			}
-			if _, err := tx.Exec(ctx, "INSERT INTO schema_migrations (component, version, name) VALUES ($1, $2, $3)",
-				migrationComponent, m.version, m.name); err != nil {
-				return err
-			}
-			applied++
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, err
-	}
-	return applied, nil
+	return pgmigrate.Apply(ctx, pool, migrationComponent, migrationDir())
 }
