@@ -68,7 +68,7 @@
 // on an interface, so no engine is imported here) is LIMIT_EXCEEDED: 503
 // when the limit is Timeout (retry later or with a narrower request), 400
 // for every other limit. The message is the engine's, naming the limit and
-// its bound ("sparql: query exceeded MaxRows (1000000 solutions)"). The
+// its bound ("sparql: query exceeded MaxRows (500000 solutions)"). The
 // router applies this mapping to every error a handler returns, also when
 // the handler wrapped the limit error in an *httpapi.Error of its own, and
 // answers a bare context deadline the same way (503); HTTPError does it
