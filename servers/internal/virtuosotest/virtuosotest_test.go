@@ -2,7 +2,9 @@ package virtuosotest_test
 
 import (
 	"context"
+	"net/http"
 	"testing"
+	"time"
 
 	"github.com/regelkit/regelkit/servers/internal/virtuosotest"
 	"github.com/regelkit/regelkit/sparql"
@@ -59,5 +61,25 @@ func TestVirtuosoReadOnlyByDefault(t *testing.T) {
 	c := sparql.NewClient(v.SPARQL(), sparql.ClientOptions{})
 	if err := c.Update(context.Background(), `INSERT DATA { GRAPH <http://example.org/g> { <http://example.org/x> <http://example.org/p> 1 } }`); err == nil {
 		t.Error("update accepted without AllowUpdate")
+	}
+}
+
+// TestVirtuosoStoppedAtCleanup: when the test that started Virtuoso ends,
+// the server no longer answers.
+func TestVirtuosoStoppedAtCleanup(t *testing.T) {
+	var endpoint string
+	t.Run("start", func(t *testing.T) {
+		endpoint = virtuosotest.Start(t, virtuosotest.Options{}).SPARQL()
+		if _, err := sparql.NewClient(endpoint, sparql.ClientOptions{}).Ask(context.Background(), "ASK {}"); err != nil {
+			t.Fatalf("running server: %v", err)
+		}
+	})
+	if endpoint == "" {
+		t.Skip("the subtest did not start Virtuoso")
+	}
+	c := &http.Client{Timeout: 2 * time.Second}
+	if resp, err := c.Get(endpoint + "?query=ASK%20%7B%7D"); err == nil {
+		resp.Body.Close()
+		t.Errorf("Virtuoso still answers at %s after cleanup: %d", endpoint, resp.StatusCode)
 	}
 }
