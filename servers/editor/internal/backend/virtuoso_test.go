@@ -15,9 +15,11 @@ import (
 
 // virtuosoTwin starts a throwaway Virtuoso holding the same graphs as the
 // seeded embedded store, loaded by Virtuoso's own Turtle loader (not by the
-// backend), and returns the embedded backend, the Virtuoso backend and the
-// Virtuoso endpoint. Both backends serve dataset local/editor.
-func virtuosoTwin(t *testing.T) (embedded, virtuoso http.Handler, endpoint string) {
+// backend), and returns the embedded backend and the Virtuoso backend, both
+// serving dataset local/editor. The Virtuoso backend saves through SPARQL
+// Update on /sparql or, with gsp, through Graph Store Protocol PUTs to
+// /sparql-graph-crud.
+func virtuosoTwin(t *testing.T, gsp bool) (embedded, virtuoso http.Handler) {
 	t.Helper()
 	v := virtuosotest.Start(t, virtuosotest.Options{AllowUpdate: true})
 	st, embedded := seeded(t)
@@ -45,8 +47,11 @@ func virtuosoTwin(t *testing.T) (embedded, virtuoso http.Handler, endpoint strin
 	}
 	c := sparql.NewClient(v.SPARQL(), sparql.ClientOptions{})
 	vs := &EndpointStore{Query: c, Update: c}
+	if gsp {
+		vs = &EndpointStore{Query: c, GraphStoreURL: v.BaseURL() + "/sparql-graph-crud"}
+	}
 	virtuoso = New(Options{Stores: map[string]GraphStore{"local/editor": vs}, Dataset: "local/editor"})
-	return embedded, virtuoso, v.SPARQL()
+	return embedded, virtuoso
 }
 
 // same calls both backends and requires the same status and, after norm,
@@ -137,7 +142,7 @@ func equalIso(t *testing.T, embedded, virtuoso http.Handler, path, body string) 
 // the example sources and tasks and against the embedded store, and
 // requires the same answers (issue 23, "Measured by").
 func TestVirtuosoSameAnswers(t *testing.T) {
-	embedded, virtuoso, _ := virtuosoTwin(t)
+	embedded, virtuoso := virtuosoTwin(t, false)
 
 	sources := same(t, embedded, virtuoso, "GET", "/api/getSources", "", nil)
 	if got := column(t, sources["sources"], "iri"); !reflect.DeepEqual(got, []string{srcAVG, srcP43}) {
@@ -162,9 +167,25 @@ func TestVirtuosoSameAnswers(t *testing.T) {
 	same(t, embedded, virtuoso, "POST", "/api/getSource", `{"iri":"http://s/none"}`, nil)
 	same(t, embedded, virtuoso, "POST", "/api/getTask", `{"iri":"http://ontology.tno.nl/normengineering/editor#task-none"}`, nil)
 
-	// Save a fresh task (as the GUI mints one) through SPARQL Update on
-	// Virtuoso and into the embedded store: same answers, then the same
-	// listing, the same task read back, and 409 when nothing is new.
+	sameSave(t, embedded, virtuoso)
+}
+
+// TestVirtuosoSaveGraphStoreProtocol saves through Virtuoso's Graph Store
+// Protocol endpoint instead of SPARQL Update: the same answers again.
+func TestVirtuosoSaveGraphStoreProtocol(t *testing.T) {
+	embedded, virtuoso := virtuosoTwin(t, true)
+	sameSave(t, embedded, virtuoso)
+}
+
+// sameSave saves a fresh task (as the GUI mints one) into Virtuoso and
+// into the embedded store: the same answer, then the same listing, the same
+// task read back (its blank nodes and lists intact), and 409 when nothing
+// is new.
+func sameSave(t *testing.T, embedded, virtuoso http.Handler) {
+	t.Helper()
+	listTasks := func() map[string]any {
+		return same(t, embedded, virtuoso, "POST", "/api/getTasksFromGraphStore", `{"endpoint":"local/editor/sparql"}`, nil)
+	}
 	_, body := call(t, embedded, "POST", "/api/getTask", `{"iri":"`+taskP43+`"}`)
 	fresh := strings.ReplaceAll(body["task"].(string), "3d0c8f6e-1a2b-4c5d-8e9f-0a1b2c3d4e5f", "11111111-2222-4333-8444-555555555555")
 	payload, _ := json.Marshal(map[string]string{"task": fresh})
@@ -172,7 +193,7 @@ func TestVirtuosoSameAnswers(t *testing.T) {
 	if saved["message"] != "Task saved!" {
 		t.Fatalf("save: %v", saved)
 	}
-	tasks = listTasks()
+	tasks := listTasks()
 	if got := column(t, tasks["tasks"], "iri"); len(got) != 3 {
 		t.Errorf("after save: tasks %v, want 3", got)
 	}
