@@ -4,15 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"net/url"
-	"os"
-	"os/exec"
-	"path"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -20,138 +12,28 @@ import (
 
 	"github.com/regelkit/regelkit/examples"
 	"github.com/regelkit/regelkit/servers/internal/apitest"
+	"github.com/regelkit/regelkit/servers/internal/virtuosotest"
 	"github.com/regelkit/regelkit/sparql"
 )
-
-// envRequireVirtuoso, when "1", turns the skip of the Virtuoso interop test
-// into a failure. CI sets it after installing virtuoso-opensource.
-const envRequireVirtuoso = "REGELKIT_REQUIRE_VIRTUOSO"
 
 // kgGraph is the named graph the example knowledge graph is loaded into.
 // Virtuoso's default graph is the union of all graphs, so the explorer's
 // queries (which name no graph) see it.
 const kgGraph = "urn:regelkit:example-kg"
 
-// startVirtuoso runs a throwaway Virtuoso 7 (Debian's virtuoso-opensource)
-// on a temporary database and free loopback ports, loads the example
-// knowledge graph with DB.DBA.TTLP, and returns its SPARQL endpoint URL.
-// The server is killed and its files removed at the end of the test.
+// startVirtuoso runs a throwaway Virtuoso (servers/internal/virtuosotest),
+// loads the example knowledge graph and returns its SPARQL endpoint URL.
 func startVirtuoso(t *testing.T) string {
 	t.Helper()
-	server, err1 := lookBin("virtuoso-t")
-	isql, err2 := lookBin("isql-vt")
-	if err1 != nil || err2 != nil {
-		msg := "SKIPPING the Virtuoso interop test: virtuoso-t and isql-vt not found " +
-			"(apt-get install virtuoso-opensource); set " + envRequireVirtuoso + "=1 to make this a failure"
-		if os.Getenv(envRequireVirtuoso) == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	dir := t.TempDir()
-	sqlPort, httpPort := freePort(t), freePort(t)
-	ini := fmt.Sprintf(`[Database]
-DatabaseFile = %[1]s/virtuoso.db
-ErrorLogFile = %[1]s/virtuoso.log
-LockFile = %[1]s/virtuoso.lck
-TransactionFile = %[1]s/virtuoso.trx
-xa_persistent_file = %[1]s/virtuoso.pxa
-[TempDatabase]
-DatabaseFile = %[1]s/virtuoso-temp.db
-TransactionFile = %[1]s/virtuoso-temp.trx
-[Parameters]
-ServerPort = 127.0.0.1:%[2]d
-DisableUnixSocket = 1
-DirsAllowed = ., %[1]s
-NumberOfBuffers = 10000
-MaxDirtyBuffers = 6000
-CheckpointInterval = 0
-[HTTPServer]
-ServerPort = 127.0.0.1:%[3]d
-ServerRoot = %[1]s
-ServerThreads = 4
-[SPARQL]
-ResultSetMaxRows = 100000
-MaxQueryExecutionTime = 60
-`, dir, sqlPort, httpPort)
-	iniPath := filepath.Join(dir, "virtuoso.ini")
-	if err := os.WriteFile(iniPath, []byte(ini), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	cmd := exec.Command(server, "+foreground", "+configfile", iniPath)
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start virtuoso-t: %v", err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-exited
-	})
-	endpoint := fmt.Sprintf("http://127.0.0.1:%d/sparql", httpPort)
-	ready := false
-	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); {
-		select {
-		case err := <-exited:
-			exited <- err
-			t.Fatalf("virtuoso-t exited at start-up: %v\n%s", err, out.String())
-		default:
-		}
-		resp, err := http.Get(endpoint + "?query=" + url.QueryEscape("ASK {}"))
-		if err == nil {
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				ready = true
-				break
-			}
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	if !ready {
-		t.Fatalf("virtuoso did not answer at %s within 60s:\n%s", endpoint, out.String())
-	}
+	v := virtuosotest.Start(t, virtuosotest.Options{})
 	for _, p := range examples.KnowledgeGraph {
 		data, err := examples.FS.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		file := filepath.Join(dir, path.Base(p))
-		if err := os.WriteFile(file, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		stmt := fmt.Sprintf("DB.DBA.TTLP(file_to_string_output('%s'), 'https://data.regelkit.example/', '%s', 0);", file, kgGraph)
-		load := exec.Command(isql, fmt.Sprintf("127.0.0.1:%d", sqlPort), "dba", "dba", "exec="+stmt)
-		msg, err := load.CombinedOutput()
-		if err != nil || bytes.Contains(msg, []byte("*** Error")) {
-			t.Fatalf("loading %s into Virtuoso: %v\n%s", p, err, msg)
-		}
+		v.LoadTurtle(t, data, kgGraph)
 	}
-	return endpoint
-}
-
-func lookBin(name string) (string, error) {
-	if p, err := exec.LookPath(name); err == nil {
-		return p, nil
-	}
-	p := "/usr/bin/" + name
-	if _, err := os.Stat(p); err != nil {
-		return "", err
-	}
-	return p, nil
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
+	return v.SPARQL()
 }
 
 // comparable decodes a response body and drops what legitimately differs

@@ -31,7 +31,7 @@ type GraphStore interface {
 var ErrReadOnly = errors.New("backend: graph store is read-only")
 
 // EndpointStore is a GraphStore over SPARQL 1.1: queries through Query,
-// writes through Update (INSERT DATA into a cleared graph) or, when
+// writes through Update (an INSERT into a cleared graph) or, when
 // GraphStoreURL is set, a Graph Store Protocol PUT per graph.
 type EndpointStore struct {
 	Query  sparql.Endpoint
@@ -71,12 +71,16 @@ func (s *EndpointStore) PutGraph(ctx context.Context, name string, g *graph.Grap
 	if s.Update == nil {
 		return ErrReadOnly
 	}
+	// INSERT with an empty WHERE rather than INSERT DATA: Virtuoso 7.2
+	// refuses blank nodes in INSERT DATA ("not allowed in a constant
+	// clause"), and the one solution of {} mints the template's blank nodes
+	// once, as INSERT DATA would.
 	var buf bytes.Buffer
-	buf.WriteString("CLEAR SILENT GRAPH " + iriRef(name) + " ;\nINSERT DATA { GRAPH " + iriRef(name) + " {\n")
+	buf.WriteString("CLEAR SILENT GRAPH " + iriRef(name) + " ;\nINSERT { GRAPH " + iriRef(name) + " {\n")
 	if err := graph.WriteGraph(&buf, graph.NTriples, g, graph.WriteOptions{}); err != nil {
 		return err
 	}
-	buf.WriteString("} }")
+	buf.WriteString("} } WHERE {}")
 	return s.Update.Update(ctx, buf.String())
 }
 
