@@ -36,7 +36,18 @@ type app struct {
 
 func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error) {
 	stores := map[string]backend.GraphStore{}
-	if cfg.GraphStoreURL == "" {
+	if cfg.SPARQLURL != "" {
+		s := &backend.EndpointStore{Query: sparql.NewClient(cfg.SPARQLURL, sparql.ClientOptions{BearerToken: cfg.ReadToken})}
+		if !cfg.EmbeddedReadOnly {
+			switch {
+			case cfg.GraphStoreGSP != "":
+				s.GraphStoreURL, s.BearerToken = cfg.GraphStoreGSP, cfg.WriteToken
+			default:
+				s.Update = sparql.NewClient(cmpOr(cfg.UpdateURL, cfg.SPARQLURL), sparql.ClientOptions{BearerToken: cfg.WriteToken})
+			}
+		}
+		stores[cfg.Dataset] = s
+	} else if cfg.GraphStoreURL == "" {
 		st := memstore.NewWithOptions(memstore.Options{UnionDefaultGraph: true})
 		s := &backend.EndpointStore{Query: st, Update: st}
 		var seed fs.FS = editorexamples.FS

@@ -281,3 +281,62 @@ func testRemoteStore(t *testing.T, gsp bool) {
 		t.Errorf("second remote save: %d, want 409", rec.Code)
 	}
 }
+
+// TestPlainSPARQLStore points the binary at a plain SPARQL 1.1 endpoint (as
+// Virtuoso, Fuseki or GraphDB offer: one URL for queries, updates at the
+// same URL or GRAPHSTORE_UPDATE_URL), served here by the memstore protocol
+// handler: the same listings as the embedded store under the dataset name
+// store/editor, and a save through SPARQL Update on the update URL.
+func TestPlainSPARQLStore(t *testing.T) {
+	embedded := testApp(t, nil)
+	st := memstore.NewWithOptions(memstore.Options{UnionDefaultGraph: true})
+	if err := backend.Seed(context.Background(), &backend.EndpointStore{Query: st, Update: st}, editorexamples.FS, time.Now); err != nil {
+		t.Fatal(err)
+	}
+	h := st.Handler(memstore.HandlerOptions{})
+	var updates int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/sparql":
+		case "/update":
+			updates++
+		default:
+			http.NotFound(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	plain := testApp(t, map[string]string{"GRAPHSTORE_SPARQL_URL": srv.URL + "/sparql", "GRAPHSTORE_UPDATE_URL": srv.URL + "/update"})
+
+	if diff := cmp.Diff(jsonOf(t, send(embedded, "GET", "/api/getSources", "")), jsonOf(t, send(plain, "GET", "/api/getSources", ""))); diff != "" {
+		t.Errorf("getSources differs (-embedded +plain):\n%s", diff)
+	}
+	count := func(endpoint string) int {
+		m := jsonOf(t, send(plain, "POST", "/api/getTasksFromGraphStore", `{"endpoint":"`+endpoint+`"}`))
+		return len(m["tasks"].(map[string]any)["results"].(map[string]any)["bindings"].([]any))
+	}
+	if n := count("store/editor/sparql"); n != 2 {
+		t.Fatalf("tasks of store/editor: %d, want 2", n)
+	}
+	task := jsonOf(t, send(plain, "POST", "/api/getTask", `{"iri":"http://ontology.tno.nl/normengineering/editor#task-3d0c8f6e-1a2b-4c5d-8e9f-0a1b2c3d4e5f"}`))["task"].(string)
+	fresh := strings.ReplaceAll(task, "3d0c8f6e-1a2b-4c5d-8e9f-0a1b2c3d4e5f", "bbbbbbbb-1a2b-4c5d-8e9f-0a1b2c3d4e5f")
+	body, _ := json.Marshal(map[string]string{"task": fresh})
+	if rec := send(plain, "POST", "/api/saveTaskAtGraphStore", string(body)); rec.Code != 200 || updates == 0 {
+		t.Fatalf("save: %d %s (updates seen: %d)", rec.Code, rec.Body, updates)
+	}
+	if n := count("store/editor/sparql"); n != 3 {
+		t.Errorf("after the save: %d tasks, want 3", n)
+	}
+	readOnly := testApp(t, map[string]string{"GRAPHSTORE_SPARQL_URL": srv.URL + "/sparql", "GRAPHSTORE_READ_ONLY": "true"})
+	other, _ := json.Marshal(map[string]string{"task": strings.ReplaceAll(task, "3d0c8f6e-1a2b-4c5d-8e9f-0a1b2c3d4e5f", "cccccccc-1a2b-4c5d-8e9f-0a1b2c3d4e5f")})
+	if rec := send(readOnly, "POST", "/api/saveTaskAtGraphStore", string(other)); rec.Code != 503 {
+		t.Errorf("read-only save: %d, want 503", rec.Code)
+	}
+	if _, _, err := loadConfig(func(k string) (string, bool) {
+		v, ok := map[string]string{"GRAPHSTORE_SPARQL_URL": srv.URL, "GRAPHSTORE_API_URL": srv.URL}[k]
+		return v, ok
+	}); err == nil {
+		t.Error("both GRAPHSTORE_SPARQL_URL and GRAPHSTORE_API_URL: no error")
+	}
+}

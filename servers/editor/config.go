@@ -19,7 +19,9 @@ type config struct {
 	APIKey        string
 	MaxBodyBytes  int64
 
-	GraphStoreURL    string // API base; "" = the embedded store
+	GraphStoreURL    string // TriplyDB-style API base; "" = SPARQLURL or the embedded store
+	SPARQLURL        string // a plain SPARQL 1.1 endpoint (Virtuoso, Fuseki, GraphDB)
+	UpdateURL        string // its update endpoint; "" = SPARQLURL
 	Dataset          string // <organisation>/<dataset>
 	ReadToken        string
 	WriteToken       string
@@ -32,6 +34,10 @@ type config struct {
 }
 
 const embeddedDataset = "local/editor"
+
+// plainDataset names a plain SPARQL endpoint's data when GRAPHSTORE_DATASET
+// does not.
+const plainDataset = "store/editor"
 
 // datasetPattern is <organisation>/<dataset>; dot segments are refused as
 // they would move the store path.
@@ -54,12 +60,14 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	triplyRead := env.Secret("TRIPLY_KEY_R", "", "upstream alias of GRAPHSTORE_READ_TOKEN")
 	c.WriteToken = env.Secret("GRAPHSTORE_WRITE_TOKEN", "", "Bearer token for writes; without it saves answer 503")
 	triplyWrite := env.Secret("TRIPLY_KEY_W", "", "upstream alias of GRAPHSTORE_WRITE_TOKEN")
+	c.SPARQLURL = env.URL("GRAPHSTORE_SPARQL_URL", "", "a plain SPARQL 1.1 endpoint (Virtuoso, Fuseki, GraphDB) answering as GRAPHSTORE_DATASET (default store/editor); saves go to GRAPHSTORE_UPDATE_URL unless GRAPHSTORE_READ_ONLY; the tokens are sent when set")
+	c.UpdateURL = env.URL("GRAPHSTORE_UPDATE_URL", "", "SPARQL Update endpoint of GRAPHSTORE_SPARQL_URL (Fuseki: /<dataset>/update); empty: GRAPHSTORE_SPARQL_URL itself")
 	c.GraphStoreGSP = env.URL("GRAPHSTORE_GSP_URL", "", "Graph Store Protocol endpoint for saves (PUT ?graph=<iri>, with the write token); empty: saves use SPARQL Update on the dataset's endpoint")
 	c.SeedDir = env.String("GRAPHSTORE_SEED_DIR", "", "directory with sources/*.jsonld and tasks/*.json seeding the embedded store; empty = examples/editor")
 	c.AllowedDatasets = env.List("GRAPHSTORE_ALLOWED_DATASETS", nil, "datasets getTasksFromGraphStore may name; default: the configured one")
 	c.ModelPath = env.String("MODEL_PATH", "./models", "directory of prediction models (one directory with model.json each)")
 	c.NLPDefaultModel = env.String("NLP_DEFAULT_MODEL", "", "default prediction model key; empty = bertje_2022_e4 (spec), which answers 500 without its files")
-	c.EmbeddedReadOnly = env.Bool("GRAPHSTORE_READ_ONLY", false, "refuse saves to the embedded store (503)")
+	c.EmbeddedReadOnly = env.Bool("GRAPHSTORE_READ_ONLY", false, "refuse saves to the embedded store or the plain SPARQL endpoint (503)")
 	if err := env.Err(); err != nil {
 		return nil, env, err
 	}
@@ -67,9 +75,19 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	c.Dataset = strings.TrimSuffix(strings.TrimPrefix(cmpOr(c.Dataset, triplyDataset), "datasets/"), "/sparql")
 	c.ReadToken = cmpOr(c.ReadToken, triplyRead)
 	c.WriteToken = cmpOr(c.WriteToken, triplyWrite)
-	if c.GraphStoreURL == "" {
+	switch {
+	case c.GraphStoreURL != "" && c.SPARQLURL != "":
+		return nil, env, fmt.Errorf("set GRAPHSTORE_API_URL (a TriplyDB-style API) or GRAPHSTORE_SPARQL_URL (a plain SPARQL endpoint), not both")
+	case c.SPARQLURL != "":
+		if c.Dataset == "" {
+			c.Dataset = plainDataset
+		}
+		if !datasetPattern.MatchString(c.Dataset) {
+			return nil, env, fmt.Errorf("GRAPHSTORE_DATASET must be <organisation>/<dataset>, got %q", c.Dataset)
+		}
+	case c.GraphStoreURL == "":
 		c.Dataset = embeddedDataset
-	} else if !datasetPattern.MatchString(c.Dataset) {
+	case !datasetPattern.MatchString(c.Dataset):
 		return nil, env, fmt.Errorf("GRAPHSTORE_DATASET must be <organisation>/<dataset>, got %q", c.Dataset)
 	}
 	if len(c.AllowedDatasets) == 0 {
