@@ -199,3 +199,12 @@ func BenchmarkParseNum(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(parseNumInputs)), "ns/literal")
 }
+
+// BenchmarkRegexPerRow matches 20,000 literals against a pattern bound
+// per row (so not compiled once with the query): the cost of compiling
+// it for every row, or of finding it in the pattern cache.
+func BenchmarkRegexPerRow(b *testing.B) {
+	benchValueQuery(b, `PREFIX ex: <http://example.org/>
+SELECT ?m WHERE { VALUES ?p { "^1[0-9]*5$" } ?m ex:n ?n FILTER(REGEX(STR(?n), ?p)) }`, 100)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*20000), "ns/row")
+}
