@@ -24,7 +24,16 @@ type bgpFilter struct {
 type bgpPlan struct {
 	order   []int
 	filters [][]*cexpr // filters to check after step i
+	gj      *gjPlan    // when the join graph is cyclic: a generic join
+	// peak is the largest intermediate result the order is estimated to
+	// build (the product of the step estimates)
+	peak float64
 }
+
+// gjThreshold is the estimated intermediate result above which a cyclic
+// BGP runs as a generic join. Below it the binary plan's nested lookups
+// are faster (the catalogue's cycle and pair queries stay under it).
+const gjThreshold = 1e6
 
 func (c *compiler) compileBGP(n *algebra.BGP, filters []algebra.Expr) op {
 	o := &opBGP{plans: map[uint64]*bgpPlan{}}
@@ -63,6 +72,9 @@ func (o *opBGP) run(x *exec, ag active, b binding, yield yieldFn) bool {
 	plan := o.plans[mask]
 	if plan == nil {
 		plan = o.plan(x, ag, b)
+		if !x.noWCOJ && (plan.peak > gjThreshold || x.forceWCOJ) && len(o.vars) <= 64 && o.cyclic(b) { // the plan key covers 64 variables
+			plan.gj = o.gjPlanFor(plan, b)
+		}
 		o.plans[mask] = plan
 	}
 	// filters whose variables are all bound on entry
@@ -70,6 +82,10 @@ func (o *opBGP) run(x *exec, ag active, b binding, yield yieldFn) bool {
 		if !x.ebvTrue(f, b, ag) {
 			return true
 		}
+	}
+	if plan.gj != nil && len(ag) == 1 {
+		x.gjRuns++
+		return o.runGJ(x, ag, plan.gj, b, yield)
 	}
 	bufs := make([]binding, len(o.pats)+1)
 	for i := range bufs {
@@ -183,6 +199,7 @@ func (o *opBGP) plan(x *exec, ag active, b binding) *bgpPlan {
 		}
 	}
 	place(0)
+	prod := 1.0
 	for step := 0; step < len(o.pats); step++ {
 		best, bestCost := -1, math.Inf(1)
 		for i, p := range o.pats {
@@ -209,6 +226,8 @@ func (o *opBGP) plan(x *exec, ag active, b binding) *bgpPlan {
 		}
 		used[best] = true
 		plan.order = append(plan.order, best)
+		prod *= bestCost
+		plan.peak = max(plan.peak, prod)
 		for _, q := range o.pats[best] {
 			if q.slot >= 0 {
 				bound[q.slot] = true

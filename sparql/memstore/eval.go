@@ -37,6 +37,9 @@ type exec struct {
 	unionDefault bool
 	b            budget
 	noReorder    bool // joins run as written (tests compare both orders)
+	noWCOJ       bool // BGPs run as binary joins only (tests compare both)
+	forceWCOJ    bool // every cyclic BGP runs as a generic join (tests)
+	gjRuns       int  // BGP evaluations by generic join (tests)
 
 	// an remembers scope analyses while compiling (see algebra.Analysis)
 	an *algebra.Analysis

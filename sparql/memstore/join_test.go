@@ -13,10 +13,18 @@ import (
 	"github.com/regelkit/regelkit/sparql/memstore/internal/algebra"
 )
 
+// joinMode selects the join strategies of selectWith.
+type joinMode struct{ noReorder, noWCOJ, forceWCOJ bool }
+
 // selectOrdered evaluates query on s with joins reordered (the default)
 // or, with noReorder, in written order; it returns the solutions as
 // sorted lines, one per solution.
 func selectOrdered(t *testing.T, s *Store, query string, noReorder bool) []string {
+	t.Helper()
+	return selectWith(t, s, query, joinMode{noReorder: noReorder})
+}
+
+func selectWith(t *testing.T, s *Store, query string, mode joinMode) []string {
 	t.Helper()
 	lim := Limits{}.resolve(s.opts.Limits)
 	q, err := algebra.ParseQuery(query, algebra.Options{MaxDepth: lim.parseDepth()})
@@ -24,7 +32,7 @@ func selectOrdered(t *testing.T, s *Store, query string, noReorder bool) []strin
 		t.Fatalf("%s: %v", query, err)
 	}
 	x := s.newExec(context.Background(), newBudget(lim, time.Now()), s.current(), nil, nil)
-	x.noReorder = noReorder
+	x.noReorder, x.noWCOJ, x.forceWCOJ = mode.noReorder, mode.noWCOJ, mode.forceWCOJ
 	res, err := x.runQuery(q)
 	if err != nil {
 		t.Fatalf("%s: %v", query, err)
