@@ -8,9 +8,11 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/regelkit/regelkit/sparql/graph"
 	"github.com/regelkit/regelkit/sparql/memstore/catalog"
+	"github.com/regelkit/regelkit/sparql/memstore/internal/algebra"
 )
 
 // The benchmarks run on the 10,000-model catalogue (about 500,000
@@ -234,3 +236,25 @@ SELECT ?m1 ?t1 ?m2 ?t2 ?m3 ?t3 WHERE {
 }`
 
 func BenchmarkDiscoveryCyclesGeneric(b *testing.B) { benchQuery(b, cyclesGenericQuery, 606) }
+
+// BenchmarkDiscoveryCyclesWCOJ runs CyclesQuery (one cyclic BGP) forced
+// to the generic join, for comparison with the planner's choice
+// (BenchmarkDiscoveryCycles: the binary plan).
+func BenchmarkDiscoveryCyclesWCOJ(b *testing.B) {
+	s := catalogStore(b)
+	q, err := algebra.ParseQuery(catalog.CyclesQuery, algebra.Options{MaxDepth: 100})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		x := s.newExec(b.Context(), newBudget(Limits{}.resolve(s.opts.Limits), time.Now()), s.current(), nil, nil)
+		x.forceWCOJ = true
+		res, err := x.runQuery(q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if n := len(res.Results.Solutions); n != 606 || x.gjRuns == 0 {
+			b.Fatalf("%d rows, %d generic joins; want 606 rows by generic join", n, x.gjRuns)
+		}
+	}
+}

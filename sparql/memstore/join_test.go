@@ -26,6 +26,14 @@ func selectOrdered(t *testing.T, s *Store, query string, noReorder bool) []strin
 
 func selectWith(t *testing.T, s *Store, query string, mode joinMode) []string {
 	t.Helper()
+	rows, _ := selectCounting(t, s, query, mode)
+	return rows
+}
+
+// selectCounting is selectWith that also returns how many BGP
+// evaluations ran as generic joins.
+func selectCounting(t *testing.T, s *Store, query string, mode joinMode) ([]string, int) {
+	t.Helper()
 	lim := Limits{}.resolve(s.opts.Limits)
 	q, err := algebra.ParseQuery(query, algebra.Options{MaxDepth: lim.parseDepth()})
 	if err != nil {
@@ -46,7 +54,7 @@ func selectWith(t *testing.T, s *Store, query string, mode joinMode) []string {
 		out = append(out, strings.Join(parts, " "))
 	}
 	slices.Sort(out)
-	return out
+	return out, x.gjRuns
 }
 
 // TestJoinReorderUnionCycle: the UNIONs of a group no longer run as a
