@@ -2,6 +2,7 @@ package memstore
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -84,6 +85,15 @@ func TestGenericJoinChosen(t *testing.T) {
 			O: graph.IRI(fmt.Sprintf("%sn%d", ex, b))})
 	}
 	s.Add(quads...)
+	t.Run("Timeout", func(t *testing.T) {
+		// the generic join checks the budget as the binary plan does
+		_, err := s.QueryWith(t.Context(), `PREFIX : <http://ex/> SELECT * WHERE { ?a :p ?b . ?b :p ?c . ?c :p ?a }`,
+			QueryOptions{Limits: Limits{Timeout: time.Nanosecond}})
+		var le *LimitError
+		if !errors.As(err, &le) || le.Limit != "Timeout" {
+			t.Errorf("got %v, want a *LimitError for Timeout", err)
+		}
+	})
 	for _, tc := range []struct {
 		q      string
 		wantGJ bool
