@@ -38,7 +38,9 @@
 // variables), with FILTER conjuncts pushed to the earliest step that binds
 // their variables. A basic graph pattern whose join graph has a cycle and
 // whose binary order is estimated to build more than a million partial
-// rows runs instead as a generic join (gj.go): one variable at a time,
+// rows (by average fan-outs, or by the largest where a predicate has a
+// hub 100 times above its average) runs instead as a generic join
+// (gj.go): one variable at a time,
 // its values taken from the pattern offering the fewest and checked
 // against every other pattern mentioning it, a worst-case-optimal join.
 // The operands of a group (its basic graph patterns and UNIONs of them)
