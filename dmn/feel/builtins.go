@@ -3,10 +3,40 @@ package feel
 import (
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/cockroachdb/apd/v3"
+
+	"github.com/regelkit/regelkit/sparql/graph/xsdregexp"
 )
+
+// regexpCache holds the patterns of matches, replace and split: a pattern
+// is text, often taken from a variable, so it cannot be compiled with the
+// expression, and compiling it costs microseconds per evaluation.
+var regexpCache = xsdregexp.NewCache(256)
+
+// cachedRegexp is compileRegexp through regexpCache. The cached pattern
+// carries the default match time limit, so once less than that is left of
+// the evaluation's Timeout the pattern is compiled afresh with the
+// shorter limit; a replacement's byte bound is passed at each call
+// (replaceBound).
+func (rt *Runtime) cachedRegexp(pattern, flags string) (*xsdregexp.Regexp, error) {
+	if d := rt.b.deadline; d < 0 && time.Duration(-d) < xsdregexp.DefaultMatchTimeout ||
+		d > 0 && time.Duration(d-time.Now().UnixNano()) < xsdregexp.DefaultMatchTimeout {
+		return rt.compileRegexp(pattern, flags)
+	}
+	return regexpCache.Compile(pattern, flags)
+}
+
+// replaceBound is the longest result replace may build: what is left of
+// MaxBytes, or 0 (no bound).
+func (rt *Runtime) replaceBound() int64 {
+	if left := rt.bytesLeft(); left >= 0 {
+		return max(left, 1)
+	}
+	return 0
+}
 
 type builtinImpl = func(rt *Runtime, args []Value) Value
 
@@ -434,7 +464,7 @@ func registerString(r registry) {
 			}
 			flags = f
 		}
-		re, err := rt.compileRegexp(p, flags)
+		re, err := rt.cachedRegexp(p, flags)
 		if err != nil {
 			return rt.warnf("matches: %v", err)
 		}
@@ -459,11 +489,11 @@ func registerString(r registry) {
 			}
 			flags = f
 		}
-		re, err := rt.compileRegexp(p, flags)
+		re, err := rt.cachedRegexp(p, flags)
 		if err != nil {
 			return rt.warnf("replace: %v", err)
 		}
-		out, err := re.ReplaceAll(s, r)
+		out, err := re.ReplaceAllWithin(s, r, rt.replaceBound())
 		if err != nil {
 			return rt.regexpFailed("replace", err)
 		}
@@ -475,7 +505,7 @@ func registerString(r registry) {
 		if !ok1 || !ok2 {
 			return rt.warn("split: invalid arguments")
 		}
-		re, err := rt.compileRegexp(d, "")
+		re, err := rt.cachedRegexp(d, "")
 		if err != nil {
 			return rt.warnf("split: %v", err)
 		}

@@ -416,3 +416,28 @@ func TestRuntimeFail(t *testing.T) {
 		t.Error("a nil runtime")
 	}
 }
+
+// BenchmarkRegexpNonConstant evaluates matches, replace and split with a
+// pattern taken from a variable, which cannot be compiled with the
+// expression: each evaluation compiles it, or finds it in the cache.
+func BenchmarkRegexpNonConstant(b *testing.B) {
+	for _, bc := range []struct{ name, src string }{
+		{"matches", `matches(name, pattern)`},
+		{"replace", `replace(name, pattern, "x")`},
+		{"split", `split(name, pattern)`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			x, err := CompileExpr(bc.src, &Scope{Names: []string{"name", "pattern"}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			env := NewEnv(&Runtime{}, map[string]Value{"name": "Alice-in-Wonderland", "pattern": "[-][A-Z]?"})
+			b.ReportAllocs()
+			for b.Loop() {
+				if x.Eval(env) == nil {
+					b.Fatal("null")
+				}
+			}
+		})
+	}
+}

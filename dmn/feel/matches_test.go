@@ -1,6 +1,9 @@
 package feel
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // evalWith compiles src with the given variables and evaluates it,
 // returning the FEEL literal of the result and the warnings.
@@ -96,5 +99,28 @@ func TestRegexpWarnings(t *testing.T) {
 		if len(warnings) != 1 || warnings[0] != tc.want {
 			t.Errorf("%s with pattern %q: warnings %q, want [%q]", tc.src, tc.pattern, warnings, tc.want)
 		}
+	}
+}
+
+// TestRegexpCacheBound evaluates matches with far more distinct patterns
+// than the cache holds: every answer is right and the cache stays bounded.
+func TestRegexpCacheBound(t *testing.T) {
+	x, err := CompileExpr(`matches(name, pattern)`, &Scope{Names: []string{"name", "pattern"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 1000 {
+		p := "^a" + strconv.Itoa(i) + "$"
+		env := NewEnv(&Runtime{}, map[string]Value{"name": "a" + strconv.Itoa(i), "pattern": p})
+		if got := x.Eval(env); got != true {
+			t.Fatalf("matches(%q, %q) = %v, want true", "a"+strconv.Itoa(i), p, got)
+		}
+		env = NewEnv(&Runtime{}, map[string]Value{"name": "a" + strconv.Itoa(i) + "x", "pattern": p})
+		if got := x.Eval(env); got != false {
+			t.Fatalf("matches(%q, %q) = %v, want false", "a"+strconv.Itoa(i)+"x", p, got)
+		}
+	}
+	if n := regexpCache.Len(); n > 256 {
+		t.Errorf("regexpCache holds %d patterns, want at most 256", n)
 	}
 }

@@ -8,9 +8,11 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/regelkit/regelkit/sparql/graph"
 	"github.com/regelkit/regelkit/sparql/memstore/catalog"
+	"github.com/regelkit/regelkit/sparql/memstore/internal/algebra"
 )
 
 // The benchmarks run on the 10,000-model catalogue (about 500,000
@@ -198,4 +200,90 @@ func BenchmarkParseNum(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(parseNumInputs)), "ns/literal")
+}
+
+// BenchmarkRegexPerRow matches 20,000 literals against a pattern bound
+// per row (so not compiled once with the query): the cost of compiling
+// it for every row, or of finding it in the pattern cache.
+func BenchmarkRegexPerRow(b *testing.B) {
+	benchValueQuery(b, `PREFIX ex: <http://example.org/>
+SELECT ?m WHERE { VALUES ?p { "^1[0-9]*5$" } ?m ex:n ?n FILTER(REGEX(STR(?n), ?p)) }`, 100)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*20000), "ns/row")
+}
+
+// cyclesGenericQuery is the 3-hop cycle as a user writes it without the
+// tuned query: three models of either DecisionModel class (a UNION per
+// model), an output of each feeding an input of the next by identifier,
+// no LIMIT. Joined in written order, the three UNIONs made a cross product
+// of 10,000³ models (past a 30 s Timeout); reordered it takes as long as
+// CyclesQuery.
+const cyclesGenericQuery = `PREFIX cpsv: <http://purl.org/vocab/cpsv#>
+PREFIX dct: <http://purl.org/dc/terms/>
+PREFIX cprmv: <https://cprmv.open-regels.nl/0.3.0/>
+PREFIX cprmv041: <https://standaarden.open-regels.nl/standards/cprmv/0.4.1#>
+SELECT ?m1 ?t1 ?m2 ?t2 ?m3 ?t3 WHERE {
+  { ?m1 a cprmv:DecisionModel } UNION { ?m1 a cprmv041:DecisionModel }
+  { ?m2 a cprmv:DecisionModel } UNION { ?m2 a cprmv041:DecisionModel }
+  { ?m3 a cprmv:DecisionModel } UNION { ?m3 a cprmv041:DecisionModel }
+  ?m1 dct:title ?t1 . ?m2 dct:title ?t2 . ?m3 dct:title ?t3 .
+  ?o1 a cpsv:Output ; cpsv:produces ?m1 ; dct:identifier ?x1 .
+  ?i2 a cpsv:Input ; cpsv:isRequiredBy ?m2 ; dct:identifier ?x1 .
+  ?o2 a cpsv:Output ; cpsv:produces ?m2 ; dct:identifier ?x2 .
+  ?i3 a cpsv:Input ; cpsv:isRequiredBy ?m3 ; dct:identifier ?x2 .
+  ?o3 a cpsv:Output ; cpsv:produces ?m3 ; dct:identifier ?x3 .
+  ?i1 a cpsv:Input ; cpsv:isRequiredBy ?m1 ; dct:identifier ?x3 .
+  FILTER(?m1 != ?m2 && ?m2 != ?m3 && ?m1 != ?m3)
+}`
+
+func BenchmarkDiscoveryCyclesGeneric(b *testing.B) { benchQuery(b, cyclesGenericQuery, 606) }
+
+// BenchmarkDiscoveryCyclesWCOJ runs CyclesQuery (one cyclic BGP) forced
+// to the generic join, for comparison with the planner's choice
+// (BenchmarkDiscoveryCycles: the binary plan).
+func BenchmarkDiscoveryCyclesWCOJ(b *testing.B) {
+	s := catalogStore(b)
+	q, err := algebra.ParseQuery(catalog.CyclesQuery, algebra.Options{MaxDepth: 100})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		x := s.newExec(b.Context(), newBudget(Limits{}.resolve(s.opts.Limits), time.Now()), s.current(), nil, nil)
+		x.forceWCOJ = true
+		res, err := x.runQuery(q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if n := len(res.Results.Solutions); n != 606 || x.gjRuns == 0 {
+			b.Fatalf("%d rows, %d generic joins; want 606 rows by generic join", n, x.gjRuns)
+		}
+	}
+}
+
+// BenchmarkSkewedTriangle is a triangle query over two hub nodes (see
+// hubStore): by generic join, as the planner chooses, and forced to the
+// binary plan.
+func BenchmarkSkewedTriangle(b *testing.B) {
+	s := hubStore()
+	q, err := algebra.ParseQuery(hubTriangle, algebra.Options{MaxDepth: 100})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name   string
+		binary bool
+	}{{"planner", false}, {"binary", true}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				x := s.newExec(b.Context(), newBudget(Limits{}.resolve(s.opts.Limits), time.Now()), s.current(), nil, nil)
+				x.noWCOJ = bc.binary
+				res, err := x.runQuery(q)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if n := len(res.Results.Solutions); n != 9000 {
+					b.Fatalf("%d rows, want 9000", n)
+				}
+			}
+		})
+	}
 }

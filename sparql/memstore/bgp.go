@@ -24,6 +24,28 @@ type bgpFilter struct {
 type bgpPlan struct {
 	order   []int
 	filters [][]*cexpr // filters to check after step i
+	gj      *gjPlan    // when the join graph is cyclic: a generic join
+	// peak is the largest intermediate result the order is estimated to
+	// build (the product of the step estimates); worst is the same with
+	// each bound variable's largest fan-out instead of its average, and
+	// skewed says that at some step the largest was far above the average
+	peak, worst float64
+	skewed      bool
+}
+
+// gjThreshold is the estimated intermediate result above which a cyclic
+// BGP runs as a generic join. Below it the binary plan's nested lookups
+// are faster (the catalogue's cycle and pair queries stay under it).
+const gjThreshold = 1e6
+
+// gjSkew is the ratio of largest to average fan-out at one step above
+// which a cyclic BGP is judged by its worst case (a hub node: the
+// averages promise a small binary plan that the hub blows up).
+const gjSkew = 100
+
+// useGJ says whether a cyclic BGP with this plan runs as a generic join.
+func (p *bgpPlan) useGJ() bool {
+	return p.peak > gjThreshold || p.skewed && p.worst > gjThreshold
 }
 
 func (c *compiler) compileBGP(n *algebra.BGP, filters []algebra.Expr) op {
@@ -63,6 +85,9 @@ func (o *opBGP) run(x *exec, ag active, b binding, yield yieldFn) bool {
 	plan := o.plans[mask]
 	if plan == nil {
 		plan = o.plan(x, ag, b)
+		if !x.noWCOJ && (plan.useGJ() || x.forceWCOJ) && len(o.vars) <= 64 && o.cyclic(b) { // the plan key covers 64 variables
+			plan.gj = o.gjPlanFor(plan, b)
+		}
 		o.plans[mask] = plan
 	}
 	// filters whose variables are all bound on entry
@@ -70,6 +95,10 @@ func (o *opBGP) run(x *exec, ag active, b binding, yield yieldFn) bool {
 		if !x.ebvTrue(f, b, ag) {
 			return true
 		}
+	}
+	if plan.gj != nil && len(ag) == 1 {
+		x.gjRuns++
+		return o.runGJ(x, ag, plan.gj, b, yield)
 	}
 	bufs := make([]binding, len(o.pats)+1)
 	for i := range bufs {
@@ -183,6 +212,7 @@ func (o *opBGP) plan(x *exec, ag active, b binding) *bgpPlan {
 		}
 	}
 	place(0)
+	prod, worst := 1.0, 1.0
 	for step := 0; step < len(o.pats); step++ {
 		best, bestCost := -1, math.Inf(1)
 		for i, p := range o.pats {
@@ -209,6 +239,14 @@ func (o *opBGP) plan(x *exec, ag active, b binding) *bgpPlan {
 		}
 		used[best] = true
 		plan.order = append(plan.order, best)
+		prod *= bestCost
+		plan.peak = max(plan.peak, prod)
+		w := worstCase(ag, o.pats[best], bound, bestCost)
+		if w > gjSkew*max(bestCost, 1) {
+			plan.skewed = true
+		}
+		worst *= w
+		plan.worst = max(plan.worst, worst)
 		for _, q := range o.pats[best] {
 			if q.slot >= 0 {
 				bound[q.slot] = true
@@ -272,6 +310,38 @@ func estimate(x *exec, ag active, p [3]pos, bound map[int]bool) float64 {
 	// a repeated variable (?x ?p ?x) is more selective
 	if p[0].slot >= 0 && (p[0].slot == p[2].slot || p[0].slot == p[1].slot) {
 		total /= 10
+	}
+	return total
+}
+
+// worstCase is estimate with the largest fan-out of the predicate in
+// place of its average for a bound subject or object; avg (the estimate)
+// where the predicate is a variable.
+func worstCase(ag active, p [3]pos, bound map[int]bool, avg float64) float64 {
+	if p[1].slot >= 0 || p[1].id&overlayBit != 0 {
+		return avg
+	}
+	var q [3]uint32
+	var isBound [3]bool
+	for k, pp := range p {
+		if pp.slot < 0 {
+			q[k] = pp.id
+		} else if bound[pp.slot] {
+			isBound[k] = true
+		}
+	}
+	total := 0.0
+	for _, g := range ag {
+		n := g.count(q[0], q[1], q[2])
+		stats, _, _ := g.predicateStats()
+		ps := stats[q[1]]
+		if isBound[0] && q[0] == 0 {
+			n = min(n, ps.maxOut)
+		}
+		if isBound[2] && q[2] == 0 {
+			n = min(n, ps.maxIn)
+		}
+		total += float64(n)
 	}
 	return total
 }

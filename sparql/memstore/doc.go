@@ -36,7 +36,18 @@
 // lookups in an order chosen greedily from estimated cardinalities (exact
 // counts for constants, per-predicate fan-out statistics for bound
 // variables), with FILTER conjuncts pushed to the earliest step that binds
-// their variables. Bindings flow into the right side of joins and
+// their variables. A basic graph pattern whose join graph has a cycle and
+// whose binary order is estimated to build more than a million partial
+// rows (by average fan-outs, or by the largest where a predicate has a
+// hub 100 times above its average) runs instead as a generic join
+// (gj.go): one variable at a time,
+// its values taken from the pattern offering the fewest and checked
+// against every other pattern mentioning it, a worst-case-optimal join.
+// The operands of a group (its basic graph patterns and UNIONs of them)
+// are joined in an order chosen the same greedy way, not as written, so
+// that { {?a a X} UNION {?a a Y} {?b a X} UNION {?b a Y} ?a :p ?b } does
+// not enumerate every ?a with every ?b first (join.go).
+// Bindings flow into the right side of joins and
 // OPTIONALs (sideways information passing) only for variables where that
 // cannot change the result; the others are blocked and re-joined, which
 // keeps the §18 bottom-up semantics. ORDER BY, GROUP BY, DISTINCT, MINUS
@@ -54,8 +65,8 @@
 // and REPLACE read their XPath patterns and flags with xsdregexp.Compile
 // (also SHACL's sh:pattern and FEEL's matches), compiled once when pattern
 // and flags are constants (an invalid one is a *SyntaxError at the call
-// naming it), per row otherwise (an invalid one is then that row's
-// expression error); REPLACE expands $n as XPath's fn:replace does
+// naming it), per row otherwise, through a cache of the 256 most recently
+// used patterns (an invalid one is then that row's expression error); REPLACE expands $n as XPath's fn:replace does
 // (xsdregexp's ReplaceAll), or with the q flag uses the replacement as is.
 // A back-reference pattern that backtracks past its match time limit ends
 // the query with the *xsdregexp.LimitError.

@@ -36,6 +36,10 @@ type exec struct {
 	zeroOK       uint32
 	unionDefault bool
 	b            budget
+	noReorder    bool // joins run as written (tests compare both orders)
+	noWCOJ       bool // BGPs run as binary joins only (tests compare both)
+	forceWCOJ    bool // every cyclic BGP runs as a generic join (tests)
+	gjRuns       int  // BGP evaluations by generic join (tests)
 
 	// an remembers scope analyses while compiling (see algebra.Analysis)
 	an *algebra.Analysis
@@ -201,7 +205,7 @@ func (c *compiler) compile(n algebra.Node) op {
 	case *algebra.PathPattern:
 		return &opPath{s: c.pos(n.S), o: c.pos(n.O), path: c.compilePath(n.Path)}
 	case *algebra.Join:
-		return &opJoin{l: c.compile(n.L), r: c.compile(n.R)}
+		return c.compileJoin(n)
 	case *algebra.LeftJoin:
 		o := &opLeftJoin{l: c.compile(n.L), r: c.compile(n.R)}
 		block := c.x.an.Mentioned(n.R)

@@ -35,6 +35,9 @@ type gindex struct {
 
 type predStats struct {
 	count, subjects, objects int
+	// the most objects one subject has, and subjects one object has: a
+	// hub the averages hide (the planner's skew check)
+	maxOut, maxIn int
 }
 
 func (g *gindex) len() int {
@@ -186,20 +189,27 @@ func (g *gindex) predicateStats() (map[uint32]predStats, int, int) {
 		st := map[uint32]predStats{}
 		// distinct (p, s) pairs from POS would need a PSO order; SPO gives
 		// them as runs of equal (s, p).
+		run := 0
 		for i, t := range g.spo {
 			ps := st[t[1]]
 			ps.count++
 			if i == 0 || g.spo[i-1][0] != t[0] || g.spo[i-1][1] != t[1] {
 				ps.subjects++
+				run = 0
 			}
+			run++
+			ps.maxOut = max(ps.maxOut, run)
 			st[t[1]] = ps
 		}
 		for i, t := range g.pos {
+			ps := st[t[0]]
 			if i == 0 || g.pos[i-1][0] != t[0] || g.pos[i-1][1] != t[1] {
-				ps := st[t[0]]
 				ps.objects++
-				st[t[0]] = ps
+				run = 0
 			}
+			run++
+			ps.maxIn = max(ps.maxIn, run)
+			st[t[0]] = ps
 		}
 		for i, t := range g.spo {
 			if i == 0 || g.spo[i-1][0] != t[0] {

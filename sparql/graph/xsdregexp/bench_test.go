@@ -38,3 +38,14 @@ func BenchmarkMatch(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCacheHit is the cost of a pattern computed per row once it is
+// in a Cache, against BenchmarkCompile's cost without one.
+func BenchmarkCacheHit(b *testing.B) {
+	c := NewCache(256)
+	for b.Loop() {
+		if _, err := c.Compile("^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}$", "i"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
