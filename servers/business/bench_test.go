@@ -158,6 +158,7 @@ func TestLoad(t *testing.T) {
 				t0 := time.Now()
 				req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(benchPlain))
 				req.Header.Set("Authorization", "Bearer "+tok)
+				req.Header.Set("Content-Type", "application/json")
 				resp, err := client.Do(req)
 				if err != nil {
 					failures.Add(1)
