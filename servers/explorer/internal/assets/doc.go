@@ -21,8 +21,6 @@
 // row; deleting an absent id succeeds (idempotent), deleting a read-only row
 // answers 409 READONLY_ASSET and keeps it.
 //
-// Figures (throwaway local PostgreSQL 15 with fsync off, 2 shared and busy
-// cores, so noisy): an upsert takes about 0.56 ms, listing 100 processes
-// about 1.5 ms —
-// go test -run XXX -bench . -benchtime 2s ./servers/explorer/internal/assets
+// Benchmarks against a real PostgreSQL (servers/internal/pgtest) measure
+// an upsert and a listing: go test -run XXX -bench . ./servers/explorer/internal/assets
 package assets

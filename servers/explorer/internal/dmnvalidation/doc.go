@@ -2,6 +2,6 @@
 // unauthenticated DMN validation: it decodes {content}, runs the five check
 // layers of dmn/validate and answers the report in the envelope.
 //
-// The lead wires it into the explorer with dmnvalidation.Register(router),
+// The explorer mounts it with dmnvalidation.Register(router),
 // before any /v1/dmns/{identifier} route.
 package dmnvalidation
