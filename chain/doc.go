@@ -12,8 +12,12 @@
 //	models, err := chain.ListModels(ctx, endpoint, logger)
 //	pairs, err := chain.ConnectablePairs(ctx, endpoint)
 //
-// A Catalog caches listings per endpoint for five minutes, at most 32
-// endpoints and 100,000 models (least recently used go first).
+// A Catalog is the one cache of listings: per endpoint, for five minutes,
+// each Listing holding the models and their JSON encoded once, at most 32
+// endpoints, 100,000 models and 128 MiB of JSON (least recently used go
+// first):
+//
+//	listing, cached, err := catalog.Listing(ctx, endpointURL, endpoint, false)
 //
 // # Execution
 //

@@ -1,6 +1,7 @@
 // Package chainapi serves the explorer's model and chain endpoints: the
 // decision-model listing of a knowledge graph (/v1/dmns, cached per
-// endpoint), connectable pairs, semantic equivalences and cycles, the
+// endpoint in Deps.Catalog, which keeps each listing with its encoded
+// JSON), connectable pairs, semantic equivalences and cycles, the
 // chains discoverable by identifier, chain execution (sequential or from a
 // DRD entry point), the fixed local-pass chain, DRD export, the DMN XML of
 // a deployed model and the SPARQL query proxy, with the /api aliases the
