@@ -17,7 +17,7 @@
 //     dct:issued); 0.4.1 records are cprmv:RuleSet (both from
 //     cprmv:validFrom). Rule JSON keys type, id, definition and contains
 //     carry the requested namespace (Rule.MarshalJSON writes the keys in the
-//     order of the explorer notes §8.2; Result.MarshalJSON the data object).
+//     order the explorer answers them; Result.MarshalJSON the data object).
 //   - Key (rulesetid, applicable_date, rulesetid_index) is immutable once
 //     published. ParsePath derives it and the logical key rule_id_path_key
 //     from the rule path; Current picks the current row of each logical
@@ -49,7 +49,7 @@
 //     hence uncacheable; a failed rules query is a *QueryError. For 0.4.1
 //     a re-publication with an unchanged validFrom keeps the ETag, so a
 //     stale answer may be served until max-age ends (spec caveat).
-//   - Query.Validate enforces the patterns of the explorer notes §8.3, the
+//   - Query.Validate enforces the patterns of the norms API, the
 //     injection guard of the interpolated filters; the values are escaped
 //     as SPARQL strings besides.
 //

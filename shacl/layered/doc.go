@@ -30,5 +30,5 @@
 // (NewWith, BuiltinWith): a *shacl.LimitError ends Check.
 //
 // Layer keys, labels and issue rules follow the explorer specification
-// ("SHACL validation") and its reference notes §6.
+// ("SHACL validation").
 package layered

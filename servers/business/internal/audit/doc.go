@@ -1,4 +1,4 @@
-// Package audit is the business API's audit trail (business notes §5): the
+// Package audit is the business API's audit trail: the
 // audit_logs table in PostgreSQL, created by embedded migrations, written
 // through a bounded queue and batched inserts so that recording never blocks
 // or fails a request, and read back page by page for GET /v1/admin/audit.

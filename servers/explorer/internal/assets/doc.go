@@ -1,6 +1,6 @@
 // Package assets stores the explorer's BPMN processes, form schemas and
 // document templates in PostgreSQL and serves them under /v1/assets
-// (explorer spec, asset storage; explorer notes §10). Store holds the data:
+// (explorer spec, asset storage). Store holds the data:
 // embedded, versioned migrations applied at start-up (in one transaction,
 // under an advisory lock, recorded in schema_migrations), concurrency-safe
 // single-statement upserts, read-only rows left out of the lists and

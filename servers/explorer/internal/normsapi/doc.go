@@ -1,7 +1,7 @@
 // Package normsapi serves GET /v1/norms, the explorer's legal norms under
-// the stability contract (explorer spec "GET /v1/norms", §9; notes §8): it
+// the stability contract (explorer spec "GET /v1/norms", §9): it
 // validates rulesetid, applicable_date, cprmv_version and endpoint (400
-// INVALID_REQUEST with the message of notes §8.3), asks a norms.Service and
+// INVALID_REQUEST naming the field and its pattern), asks a norms.Service and
 // answers the rules with their dataset versions in the envelope.
 //
 // Caching follows the spec's table. A fully versioned response (every
