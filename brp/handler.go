@@ -12,7 +12,7 @@ import (
 )
 
 // DefaultMaxBodyBytes bounds a lookup body: 1 MB, the business API's JSON
-// body limit (notes §2.7).
+// body limit.
 const DefaultMaxBodyBytes = 1 << 20
 
 // HandlerOptions configure Handler.
@@ -44,8 +44,8 @@ type Event struct {
 	Duration time.Duration // from the request to the answer
 }
 
-// Handler serves POST /v1/brp/personen (business spec §4.13 and §7, notes
-// §6): it validates the body, forwards it unchanged to the Upstream and
+// Handler serves POST /v1/brp/personen (business spec §4.13 and
+// §7): it validates the body, forwards it unchanged to the Upstream and
 // answers {success:true, data:<register answer>, timestamp}, or an RFC 9457
 // problem for every failure. It checks no token: the server's JWT
 // middleware runs before it.

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Problem codes of the register route (business spec §7, notes §6.4).
+// Problem codes of the register route (business spec §7).
 const (
 	CodeMalformedBody    = "MALFORMED_BODY"
 	CodeValidation       = "VALIDATION_ERROR"

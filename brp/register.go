@@ -12,8 +12,8 @@ import (
 )
 
 // Register is an embedded "Personen bevragen" register for development and
-// tests. It holds the fictional persons of the Haal Centraal test set
-// (business notes §6.6): Wessel Kooyman (999992235), his partner Catootje
+// tests. It holds the fictional persons of the Haal Centraal test set:
+// Wessel Kooyman (999992235), his partner Catootje
 // Altena (999991450) and their triplets Stefano, Serena and Sierra
 // (999991231, 999994554, 999991954). It answers only the requested fields
 // (dotted sub-paths included), computes leeftijd from the date of birth on

@@ -87,7 +87,7 @@ func (e *SyntaxError) describe() string {
 	return fmt.Sprintf("malformed JSON body at line %d, column %d: %s", e.Line, e.Column, e.Reason)
 }
 
-// Validate checks a lookup body (business notes §6.2): a JSON object with
+// Validate checks a lookup body: a JSON object with
 // type RaadpleegMetBurgerservicenummer, burgerservicenummer an array of
 // exactly one nine-digit string, and fields a non-empty array of known
 // fields or dotted sub-paths of them. It returns *SyntaxError for a body

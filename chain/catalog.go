@@ -1,7 +1,9 @@
 package chain
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"log/slog"
 	"sync"
 	"time"
@@ -12,45 +14,59 @@ import (
 // DefaultListingTTL is how long a model listing is served from the cache.
 const DefaultListingTTL = 5 * time.Minute
 
-// Bounds of a Catalog: how many endpoints' listings it keeps and how many
-// models in all.
+// Bounds of a Catalog: how many endpoints' listings it keeps, how many
+// models in all and how many bytes of their JSON in all (a listing of
+// 10,000 models is about 11 MB of JSON).
 const (
 	DefaultMaxEndpoints = 32
 	DefaultMaxModels    = 100_000
+	DefaultMaxBytes     = 128 << 20
 )
 
-// Catalog caches model listings per endpoint. Concurrent requests for the
-// same endpoint share one listing run; a failed run is not cached. Callers
-// name endpoints freely, so the cache holds at most MaxEndpoints listings
-// and MaxModels models: a new endpoint first drops the expired listings,
-// then the least recently used ones; a listing larger than MaxModels by
-// itself is answered but not kept.
+// Listing is one endpoint's model listing: the models and their JSON array
+// (as encoding/json writes it without HTML escaping), encoded once when
+// the listing is fetched so that a cached answer is not encoded again.
+// Both are shared by every caller and must not be modified.
+type Listing struct {
+	Models []Model
+	JSON   []byte
+}
+
+// Catalog is the one cache of model listings, per endpoint. Concurrent
+// requests for the same endpoint share one listing run; a failed run is
+// not cached. Callers name endpoints freely, so the cache holds at most
+// MaxEndpoints listings, MaxModels models and MaxBytes bytes of JSON: a
+// new endpoint first drops the expired listings, then the least recently
+// used ones; a listing over MaxModels or MaxBytes by itself is answered
+// but not kept.
 type Catalog struct {
 	TTL          time.Duration    // DefaultListingTTL when zero
 	MaxEndpoints int              // DefaultMaxEndpoints when zero or negative
 	MaxModels    int              // DefaultMaxModels when zero or negative
+	MaxBytes     int64            // DefaultMaxBytes when zero or negative
 	Logger       *slog.Logger     // vendor-query degradation warnings
 	Now          func() time.Time // the clock; time.Now when nil
 
-	mu      sync.Mutex
-	entries map[string]*catalogEntry
-	uses    uint64 // counts lookups, to order entries by last use
-	held    int    // models of the finished listings in entries
+	mu        sync.Mutex
+	entries   map[string]*catalogEntry
+	uses      uint64 // counts lookups, to order entries by last use
+	held      int    // models of the finished listings in entries
+	heldBytes int64  // JSON bytes of the finished listings in entries
 }
 
 type catalogEntry struct {
 	done    chan struct{} // closed when the run finishes
-	models  []Model
+	listing Listing
 	err     error
 	fetched time.Time
 	used    uint64 // Catalog.uses at the last lookup; guarded by Catalog.mu
 	counted bool   // its models are in Catalog.held; guarded by Catalog.mu
 }
 
-// Models returns the listing of ep, keyed by key (the endpoint URL), from
+// Listing returns the listing of ep, keyed by key (the endpoint URL), from
 // the cache when it is younger than the TTL and refresh is false. cached
 // reports whether the answer came from the cache.
-func (c *Catalog) Models(ctx context.Context, key string, ep sparql.Endpoint, refresh bool) (models []Model, cached bool, err error) {
+func (c *Catalog) Listing(ctx context.Context, key string, ep sparql.Endpoint, refresh bool) (l Listing, cached bool, err error) {
 	now := c.now()
 	c.mu.Lock()
 	if c.entries == nil {
@@ -66,7 +82,7 @@ func (c *Catalog) Models(ctx context.Context, key string, ep sparql.Endpoint, re
 		case <-e.done:
 			if e.err == nil && now.Sub(e.fetched) < c.ttl() {
 				c.mu.Unlock()
-				return e.models, true, nil
+				return e.listing, true, nil
 			}
 		default:
 			// A run is in flight: wait for it rather than start another.
@@ -74,11 +90,11 @@ func (c *Catalog) Models(ctx context.Context, key string, ep sparql.Endpoint, re
 			select {
 			case <-e.done:
 				if e.err != nil {
-					return nil, false, e.err
+					return Listing{}, false, e.err
 				}
-				return e.models, false, nil
+				return e.listing, false, nil
 			case <-ctx.Done():
-				return nil, false, ctx.Err()
+				return Listing{}, false, ctx.Err()
 			}
 		}
 	}
@@ -92,7 +108,7 @@ func (c *Catalog) Models(ctx context.Context, key string, ep sparql.Endpoint, re
 	c.mu.Unlock()
 
 	// The run outlives a caller that gives up, so waiters still get it.
-	e.models, e.err = ListModels(context.WithoutCancel(ctx), ep, c.Logger)
+	e.listing, e.err = fetchListing(context.WithoutCancel(ctx), ep, c.Logger)
 	e.fetched = c.now()
 	close(e.done)
 	c.mu.Lock()
@@ -100,26 +116,52 @@ func (c *Catalog) Models(ctx context.Context, key string, ep sparql.Endpoint, re
 	switch {
 	case c.entries[key] != e:
 		// dropped meanwhile (evicted, refreshed): answered, not kept
-	case e.err != nil || len(e.models) > c.maxModels():
+	case e.err != nil || len(e.listing.Models) > c.maxModels() || int64(len(e.listing.JSON)) > c.maxBytes():
 		c.drop(key)
 	default:
 		e.counted = true
-		c.held += len(e.models)
-		for c.held > c.maxModels() {
+		c.held += len(e.listing.Models)
+		c.heldBytes += int64(len(e.listing.JSON))
+		for c.held > c.maxModels() || c.heldBytes > c.maxBytes() {
 			c.drop(c.leastUsed(e))
 		}
 	}
 	if e.err != nil {
-		return nil, false, e.err
+		return Listing{}, false, e.err
 	}
-	return e.models, false, nil
+	return e.listing, false, nil
+}
+
+// Models returns the models of Listing.
+func (c *Catalog) Models(ctx context.Context, key string, ep sparql.Endpoint, refresh bool) (models []Model, cached bool, err error) {
+	l, cached, err := c.Listing(ctx, key, ep, refresh)
+	return l.Models, cached, err
+}
+
+// fetchListing lists the models of ep and encodes them once.
+func fetchListing(ctx context.Context, ep sparql.Endpoint, logger *slog.Logger) (Listing, error) {
+	models, err := ListModels(ctx, ep, logger)
+	if err != nil {
+		return Listing{}, err
+	}
+	if len(models) == 0 {
+		return Listing{Models: models, JSON: []byte("[]")}, nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // the servers' JSON is never embedded in HTML
+	if err := enc.Encode(models); err != nil {
+		return Listing{}, err
+	}
+	return Listing{Models: models, JSON: bytes.TrimSuffix(buf.Bytes(), []byte("\n"))}, nil
 }
 
 // drop removes the entry of key. Caller holds c.mu.
 func (c *Catalog) drop(key string) {
 	if e, ok := c.entries[key]; ok {
 		if e.counted {
-			c.held -= len(e.models)
+			c.held -= len(e.listing.Models)
+			c.heldBytes -= int64(len(e.listing.JSON))
 		}
 		delete(c.entries, key)
 	}
@@ -143,6 +185,13 @@ func (c *Catalog) maxModels() int {
 		return c.MaxModels
 	}
 	return DefaultMaxModels
+}
+
+func (c *Catalog) maxBytes() int64 {
+	if c.MaxBytes > 0 {
+		return c.MaxBytes
+	}
+	return DefaultMaxBytes
 }
 
 // Model returns one model by identifier from the (cached) listing; ok is

@@ -1,9 +1,12 @@
 package chain
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -180,5 +183,71 @@ func TestCatalogBoundsModels(t *testing.T) {
 	small.Models(ctx, "a", ep, false)
 	if _, cached, _ := small.Models(ctx, "a", ep, false); cached || small.Len() != 0 {
 		t.Errorf("a 3-model listing was kept under MaxModels 2 (cached %v, %d entries)", cached, small.Len())
+	}
+}
+
+// TestCatalogBoundsBytes: the cached listing carries its JSON, encoded once
+// and shared by later answers; with MaxBytes at two and a half listings,
+// 200 caller-named endpoints keep at most two, the byte count matches what
+// the entries hold, and a listing over MaxBytes by itself is answered with
+// its JSON but not kept.
+func TestCatalogBoundsBytes(t *testing.T) {
+	ctx := context.Background()
+	ep := &countingEndpoint{Endpoint: exampleStore(t, localPassOnly...)}
+	probe, _, err := (&Catalog{}).Listing(ctx, "probe", ep, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var decoded []struct{ Identifier string }
+	if err := json.Unmarshal(probe.JSON, &decoded); err != nil {
+		t.Fatalf("listing JSON: %v", err)
+	}
+	var ids []string
+	for _, m := range decoded {
+		ids = append(ids, m.Identifier)
+	}
+	if got, want := strings.Join(ids, " "), "RONL_LocalpassEindresultaat SVB_LeeftijdsInformatie SZW_BijstandsnormInformatie"; got != want {
+		t.Errorf("listing JSON identifiers %q, want %q", got, want)
+	}
+	if bytes.HasSuffix(probe.JSON, []byte("\n")) {
+		t.Error("listing JSON ends in a newline")
+	}
+
+	size := int64(len(probe.JSON))
+	c := &Catalog{MaxBytes: size*5/2 + 1}
+	for i := 0; i < 200; i++ {
+		if _, _, err := c.Listing(ctx, fmt.Sprintf("http://kg/%d", i), ep, false); err != nil {
+			t.Fatal(err)
+		}
+		c.mu.Lock()
+		n, held := len(c.entries), c.heldBytes
+		c.mu.Unlock()
+		if n > 2 || held > c.MaxBytes {
+			t.Fatalf("after %d endpoints: %d listings, %d bytes, bound %d", i+1, n, held, c.MaxBytes)
+		}
+	}
+	first, _, _ := c.Listing(ctx, "http://kg/same", ep, false)
+	again, cached, _ := c.Listing(ctx, "http://kg/same", ep, false)
+	if !cached || &first.JSON[0] != &again.JSON[0] {
+		t.Errorf("a repeated listing was encoded again (cached %v)", cached)
+	}
+	c.mu.Lock()
+	var total int64
+	for _, e := range c.entries {
+		total += int64(len(e.listing.JSON))
+	}
+	held := c.heldBytes
+	c.mu.Unlock()
+	if total != held {
+		t.Errorf("byte count %d, listings hold %d", held, total)
+	}
+
+	small := &Catalog{MaxBytes: size - 1}
+	l, _, err := small.Listing(ctx, "a", ep, false)
+	if err != nil || int64(len(l.JSON)) != size {
+		t.Fatalf("over MaxBytes: %d bytes of JSON, %v", len(l.JSON), err)
+	}
+	if _, cached, _ := small.Listing(ctx, "a", ep, false); cached || small.Len() != 0 {
+		t.Errorf("a listing over MaxBytes was kept (cached %v, %d entries)", cached, small.Len())
 	}
 }

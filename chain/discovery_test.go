@@ -201,7 +201,7 @@ func TestDiscoveryOverTheWholeExampleGraph(t *testing.T) {
 		t.Errorf("the pair matching both ways must come first, exact then semantic:\n%s", got)
 	}
 	for _, want := range []string{
-		// "Integer" and "integer" are one type (pitfall 7); the output's spelling is reported.
+		// "Integer" and "integer" are one type; the output's spelling is reported.
 		"semantic SVB_LeeftijdsInformatie>BD_ZorgtoeslagRecht aanvragerLeeftijd/leeftijdAanvrager Integer",
 		"semantic GEM_KwijtscheldingBelastingen>RONL_LocalpassEindresultaat kwijtscheldingToegekend/aanvragerKwijtscheldingGemeentelijkeBelastingen Boolean",
 		"exact GEM_InkomensToets>GEM_VermogensToets inkomenBovenGrens/inkomenBovenGrens Boolean",

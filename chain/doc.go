@@ -12,8 +12,12 @@
 //	models, err := chain.ListModels(ctx, endpoint, logger)
 //	pairs, err := chain.ConnectablePairs(ctx, endpoint)
 //
-// A Catalog caches listings per endpoint for five minutes, at most 32
-// endpoints and 100,000 models (least recently used go first).
+// A Catalog is the one cache of listings: per endpoint, for five minutes,
+// each Listing holding the models and their JSON encoded once, at most 32
+// endpoints, 100,000 models and 128 MiB of JSON (least recently used go
+// first):
+//
+//	listing, cached, err := catalog.Listing(ctx, endpointURL, endpoint, false)
 //
 // # Execution
 //
@@ -43,20 +47,10 @@
 // later model (a cycle); with ExportOptions.Models, ExportDRD also refuses
 // an input that no earlier model and no inputData provides.
 //
-// # Figures
-//
-// Measured on a shared 2-core machine under load (other builds running;
-// treat as upper bounds), go1.26:
-//
-//	go test -run XXX -bench . -benchmem ./chain/
-//	BenchmarkLocalPassRun        ~0.07–0.18 ms/op (three evaluations, embedded engine, with steps)
-//	BenchmarkAssembleDRD         ~7–12 ms/op (the three local-pass files, ~1,900 lines)
-//	BenchmarkListModelsCatalog   ~1.1–1.3 s/op wall, ~0.6 s CPU (10,000 models, ~500,000 triples, memstore)
+// # Performance
 //
 // The listing's CPU goes to memstore for the most part: the two variable
-// queries (150,000 and 80,000 rows, ~150 and ~105 ms CPU) and the model
-// properties query (42,500 rows, ~100 ms); record assembly in Go takes
-// ~80 ms. Splitting the variables query (formerly one UNION with BIND and
-// DISTINCT over 230,000 rows, ~500 ms CPU) halved its cost. Over HTTP see
-// servers/explorer/internal/chainapi.
+// queries and the model properties query; record assembly in Go is the
+// smaller share. The listing's cost over HTTP, first call and cached, is
+// in the README's performance table (servers/explorer/internal/chainapi).
 package chain

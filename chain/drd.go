@@ -12,7 +12,7 @@ import (
 	"github.com/regelkit/regelkit/engine"
 )
 
-// Namespaces of an assembled DRD (explorer notes §4.2 item 6).
+// Namespaces of an assembled DRD.
 const (
 	NamespaceDMN13   = "https://www.omg.org/spec/DMN/20191111/MODEL/"
 	NamespaceCamunda = "http://camunda.org/schema/1.0/dmn"
@@ -68,14 +68,13 @@ func (e *AssemblyError) Error() string { return e.Identifier + ": " + e.Msg }
 
 var unsafeIDChars = regexp.MustCompile(`[^A-Za-z0-9_-]`)
 
-// AssembleDRD wires models into one DMN 1.3 document (explorer notes
-// §4.2): every id of file i is prefixed with dmn{i}_ and the hrefs to
-// them follow; the main decision of each file (the one whose id is the
-// model's identifier, else the first) gets, from the second file on, an
-// informationRequirement on the previous file's main decision as its
-// first requirement, so the models run in chain order; the result holds
-// all decisions, then all inputData, and no diagram. Names, variables and
-// expressions are untouched. At least two models are required.
+// AssembleDRD wires models into one DMN 1.3 document: every id of file i is
+// prefixed with dmn{i}_ and the hrefs to them follow; the main decision of
+// each file (the one whose id is the model's identifier, else the first) gets,
+// from the second file on, an informationRequirement on the previous file's
+// main decision as its first requirement, so the models run in chain order;
+// the result holds all decisions, then all inputData, and no diagram. Names,
+// variables and expressions are untouched. At least two models are required.
 //
 // Item definitions, business knowledge models, decision services and
 // knowledge sources of the files are kept too (item definitions first,
@@ -408,7 +407,7 @@ func (e *IncompatibleError) Error() string {
 }
 
 // CheckDRDCompatible reports whether models, in chain order, can form a
-// DRD (explorer notes §3.8): no model twice, and every input of a model
+// DRD: no model twice, and every input of a model
 // that another model of the chain produces must come from an earlier
 // model by identifier (a semantic-only link cannot be expressed, a later
 // producer would be a cycle). links are the semantic links among the

@@ -98,7 +98,7 @@ func evaluate(ctx context.Context, eng engine.Decisions, key string, vars engine
 	return res, took, nil
 }
 
-// outputsOf collapses a result the way the notes (§4.1) and Operaton's
+// outputsOf collapses a result the way Operaton's
 // variable merging do: one row gives its entries; several rows give, per
 // output name, the list of its values in row order (a Json variable).
 func outputsOf(res engine.Result) (engine.Variables, error) {
@@ -143,7 +143,7 @@ func Plain(vs engine.Variables) map[string]any {
 
 func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// Execute runs models in order on eng (explorer notes §3.7). Variables
+// Execute runs models in order on eng. Variables
 // start as a copy of inputs; every step is sent all accumulated variables
 // and its outputs are merged over them. Results holds the merged outputs
 // of all steps (not the inputs), later steps overwriting earlier ones.

@@ -51,7 +51,7 @@ func localPassChain(t testing.TB) *FixedChain {
 	return c
 }
 
-// workedExample is the test oracle's request (explorer notes §5.5), as
+// workedExample is the test oracle's request, as
 // JSON decodes it (numbers as json.Number).
 func workedExample() map[string]any {
 	return map[string]any{
@@ -128,7 +128,7 @@ func TestLocalPassWorkedExample(t *testing.T) {
 	if len(res.Steps) != 3 {
 		t.Fatalf("%d steps", len(res.Steps))
 	}
-	// Step outputs per the notes (§5.5).
+	// Step outputs of the worked example.
 	wantOutputs := []map[string]string{
 		{"aanvragerLeeftijd": "45", "partnerLeeftijd": "43", "aanvragerIs18": "true", "aanvragerIs65": "false",
 			"AOWDatumAanvrager": `"2047-01-23"`, "AOWDatumPartner": `"2049-05-15"`,
@@ -176,7 +176,7 @@ func TestLocalPassWorkedExample(t *testing.T) {
 	}
 }
 
-// TestLocalPassBoundaries is the boundary table of the notes (§5.6).
+// TestLocalPassBoundaries is the boundary table of the local-pass chain.
 func TestLocalPassBoundaries(t *testing.T) {
 	c, eng := localPassChain(t), localPassEngine(t)
 	tests := []struct {

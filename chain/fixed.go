@@ -69,7 +69,7 @@ func ChainModelFromDMN(identifier string, dmnXML []byte) (ChainModel, error) {
 // FixedChain is a chain of known models, such as the local-pass chain:
 // every step is sent the accumulated variables, each input a model
 // declares that is still absent is sent as null, and the final outputs
-// are picked from the merged results (explorer notes §5).
+// are picked from the merged results.
 type FixedChain struct {
 	Models       []ChainModel
 	FinalOutputs []string
@@ -77,7 +77,7 @@ type FixedChain struct {
 	Fields []InputField
 }
 
-// The local-pass chain (explorer spec §2.5, notes §5): the identifiers of
+// The local-pass chain (explorer spec §2.5): the identifiers of
 // its three models in execution order and its two final outputs.
 var (
 	LocalPassIdentifiers  = []string{"SVB_LeeftijdsInformatie", "SZW_BijstandsnormInformatie", "RONL_LocalpassEindresultaat"}

@@ -12,7 +12,8 @@ import (
 
 // Connectable pairs need typed variables (a cpsv:Output feeding a
 // cpsv:Input); the models need an identifier and a title but no class
-// (explorer notes §2.3 and pitfall 5). Exact and semantic matches are
+// (a graph may type its models with a class this package does not
+// know). Exact and semantic matches are
 // separate queries that join on the identifier or on the shared concept —
 // one query with "same identifier OR shared concept" would compare every
 // output with every input.
@@ -24,7 +25,7 @@ const exactPairsQuery = queryPrefixes + `SELECT DISTINCT ?o ?i ?m1 ?m2 ?x ?outTy
 }`
 
 // A concept whose skos:exactMatch is itself links nothing (upstream data
-// defect, notes §11 item 4).
+// defect seen in published graphs).
 const semanticPairsQuery = queryPrefixes + `SELECT DISTINCT ?o ?i ?m1 ?m2 ?outId ?inId ?outType ?inType ?shared WHERE {
   ?co dct:subject ?o ; skos:exactMatch ?shared .
   FILTER(?shared != ?co)
@@ -85,7 +86,7 @@ func (mn *modelName) ref(uri string) ModelRef {
 }
 
 // sameType compares dct:type values ignoring case: "Boolean" and "boolean"
-// silently broke links upstream (pitfall 7).
+// silently broke links upstream.
 func sameType(a, b string) bool { return strings.EqualFold(a, b) }
 
 // ConnectablePairs returns every output/input pair of two different models
@@ -353,7 +354,7 @@ func Cycles(ctx context.Context, ep sparql.Endpoint) ([]Cycle, error) {
 }
 
 // Chains need the identifier of each model but no class or type check on
-// the variables (explorer notes §2.3).
+// the variables.
 const chainsQuery = queryPrefixes + `SELECT DISTINCT ?id1 ?id2 ?x ?t WHERE {
   VALUES ?c1 { cprmv:DecisionModel cprmv041:DecisionModel }
   VALUES ?c2 { cprmv:DecisionModel cprmv041:DecisionModel }

@@ -51,9 +51,9 @@ const modelValidatorsQuery = queryPrefixes + `SELECT DISTINCT ?m ?by ?name WHERE
   OPTIONAL { ?by skos:prefLabel ?name }
 }`
 
-// Variables: the listing does not require a cpsv:Input/Output class
-// (pitfall 5); cpsv:isRequiredBy and cpsv:produces point from the
-// variable to the model (pitfall 4). Inputs and outputs are two queries
+// Variables: the listing does not require a cpsv:Input/Output class;
+// cpsv:isRequiredBy and cpsv:produces point from the
+// variable to the model. Inputs and outputs are two queries
 // without DISTINCT and without the DecisionModel join: the rows are
 // deduplicated and matched to the listed models in Go, and a UNION with
 // BIND over both directions cost memstore twice as much on the
@@ -215,7 +215,7 @@ func addServices(ctx context.Context, ep sparql.Endpoint, models map[string]*Mod
 		}
 	}
 	for m, byService := range svcs {
-		// Several services: the lexically smallest IRI wins (pitfall 6).
+		// Several services: the lexically smallest IRI wins.
 		var all values
 		for svc := range byService {
 			all.add(graph.IRI(svc))
@@ -305,8 +305,8 @@ func addVariables(ctx context.Context, ep sparql.Endpoint, models map[string]*Mo
 			if v.Identifier == "" {
 				continue // a variable without identifier cannot be matched or passed
 			}
-			// Upstream silently dropped variables lacking title or type
-			// (pitfall 3); keep them with fallbacks and say so.
+			// Upstream silently dropped variables lacking title or type;
+			// keep them with fallbacks and say so.
 			if v.Title == "" {
 				v.Title = v.Identifier
 			}

@@ -2,9 +2,10 @@ package chain
 
 import "encoding/json"
 
-// Model is one decision model of the knowledge graph: the "DMN record" of
-// the explorer specification (§2.2) plus the optional fields of the notes
-// (§3.2), which are omitted when the graph does not state them.
+// Model is one decision model of the knowledge graph: the "DMN record" of the
+// explorer specification (§2.2) plus optional fields (deployment, service,
+// organisation, validation), which are omitted when the graph does not state
+// them.
 type Model struct {
 	ID               string     `json:"id"`
 	Identifier       string     `json:"identifier"`
@@ -46,7 +47,7 @@ type Variable struct {
 	TestValue json.RawMessage `json:"testValue,omitempty"`
 }
 
-// Vendor is a vendor service built on a model (explorer notes §3.2).
+// Vendor is a vendor service built on a model.
 type Vendor struct {
 	URI               string    `json:"uri"`
 	Title             string    `json:"title,omitempty"`
@@ -105,7 +106,7 @@ type Pair struct {
 }
 
 // Equivalence is a pair of variables of different models whose concepts
-// share a skos:exactMatch target (explorer notes §3.4).
+// share a skos:exactMatch target.
 type Equivalence struct {
 	SharedConcept string      `json:"sharedConcept"`
 	Concept1      ConceptInfo `json:"concept1"`
@@ -135,14 +136,14 @@ type TitledRef struct {
 	Title string `json:"title"`
 }
 
-// Cycle is a circular dependency of three models (explorer notes §3.5).
+// Cycle is a circular dependency of three models.
 type Cycle struct {
 	Path []TitledRef `json:"path"`
 	Type string      `json:"type"` // "three-hop"
 }
 
 // ChainGroup lists, for one source model, the models its outputs feed by
-// identifier (explorer notes §3.6).
+// identifier.
 type ChainGroup struct {
 	From        string       `json:"from"`
 	Connections []Connection `json:"connections"`

@@ -10,8 +10,8 @@ import (
 )
 
 // values collects the distinct terms seen for one property. Upstream kept
-// "the first row", and SPARQL row order is not stable; these helpers choose
-// deterministically instead (explorer notes pitfall 6).
+// "the first row", and SPARQL row order is not stable; these functions
+// choose deterministically instead.
 type values []graph.Term
 
 func (v *values) add(t graph.Term) {
@@ -66,7 +66,7 @@ func optional(s string) *string {
 	return &s
 }
 
-// testValue coerces a schema:value by the variable's type (pitfall 8):
+// testValue coerces a schema:value by the variable's type:
 // Integer → integer, Double → number (null when unparsable), Boolean →
 // true iff the lower-cased text is "true", anything else a string.
 func testValue(lexical, typ string) json.RawMessage {

@@ -1,6 +1,6 @@
 package chain
 
-// Namespaces of the knowledge graph (explorer notes §2.1).
+// Namespaces of the knowledge graph.
 const (
 	nsCPRMV     = "https://cprmv.open-regels.nl/0.3.0/"
 	nsCPRMV041  = "https://standaarden.open-regels.nl/standards/cprmv/0.4.1#"
@@ -29,5 +29,5 @@ PREFIX schema: <` + nsSchema + `>
 `
 
 // decisionModelClasses matches both CPRMV DecisionModel classes: models
-// published under 0.4.1 were missing from upstream listings (pitfall 2).
+// published under 0.4.1 were missing from upstream listings.
 const decisionModelClasses = `VALUES ?class { cprmv:DecisionModel cprmv041:DecisionModel }`

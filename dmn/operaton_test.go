@@ -29,7 +29,7 @@ func rowsLiteral(rows []Row) string {
 // TestOperatonLocalPassModels evaluates the three Camunda-style example
 // models in Operaton mode as they are (no rewriting of input expressions
 // such as "date(dagVanAanvraag).year" or "a or b or c"). The expected
-// values are those of the worked example of the explorer notes (§5.5).
+// values are those of the worked example of the local-pass chain.
 func TestOperatonLocalPassModels(t *testing.T) {
 	ctx := context.Background()
 	step1 := map[string]any{"dagVanAanvraag": "2025-12-24", "geboortedatumAanvrager": "1980-01-23", "geboortedatumPartner": "1982-05-15"}

@@ -13,8 +13,8 @@
 //	ws, err := c.EnsureWorkspace(ctx, docmgmt.EnsureWorkspaceRequest{ProjectNumber: "2024-001", ProjectName: "Bridge"})
 //	doc, err := c.Upload(ctx, docmgmt.UploadRequest{WorkspaceID: ws.ID, Filename: "a.pdf", Content: pdf, DocName: "Intake", AppID: "INFRA"})
 //
-// The live client follows the eDOCS calls a live server accepted
-// (../shared/reference/business-notes.md §9.2): a login at /connect whose
+// The live client follows the eDOCS calls a live server accepted: a
+// login at /connect whose
 // session token (X-DM-DST, plus the CSRF cookie) is cached and sent on every
 // call, one re-login and retry after a 401/403, multipart uploads, a 206
 // answer with an error list read as a rejection, and a health probe that

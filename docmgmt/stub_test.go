@@ -183,7 +183,7 @@ func TestValidation(t *testing.T) {
 }
 
 // TestStubWorkingSetIsBounded: the stub forgets the oldest workspaces and
-// uploads past its count and byte bounds (issue 14: it kept everything),
+// uploads past its count and byte bounds (it once kept everything),
 // and does not remember an item larger than the whole byte bound.
 func TestStubWorkingSetIsBounded(t *testing.T) {
 	ctx := context.Background()

@@ -17,7 +17,7 @@
 //     dct:issued); 0.4.1 records are cprmv:RuleSet (both from
 //     cprmv:validFrom). Rule JSON keys type, id, definition and contains
 //     carry the requested namespace (Rule.MarshalJSON writes the keys in the
-//     order of the explorer notes §8.2; Result.MarshalJSON the data object).
+//     order the explorer answers them; Result.MarshalJSON the data object).
 //   - Key (rulesetid, applicable_date, rulesetid_index) is immutable once
 //     published. ParsePath derives it and the logical key rule_id_path_key
 //     from the rule path; Current picks the current row of each logical
@@ -49,16 +49,10 @@
 //     hence uncacheable; a failed rules query is a *QueryError. For 0.4.1
 //     a re-publication with an unchanged validFrom keeps the ETag, so a
 //     stale answer may be served until max-age ends (spec caveat).
-//   - Query.Validate enforces the patterns of the explorer notes §8.3, the
+//   - Query.Validate enforces the patterns of the norms API, the
 //     injection guard of the interpolated filters; the values are escaped
 //     as SPARQL strings besides.
 //
-// # Figures
-//
-// On the embedded example knowledge graph (examples.KnowledgeGraph, a few
-// thousand triples) in memstore, 2 shared cores, noisy:
-//
-//	go test -run XXX -bench . -benchtime 2000x ./norms/
-//	BenchmarkNormsSingleRuleset   ~1.0 ms/op  (rules query each call, records cached)
-//	BenchmarkValidatorsCached     ~3 µs/op    (the 304 short-circuit: hash of cached records)
+// Benchmarks (go test ./norms -run XXX -bench .) measure one ruleset's
+// answer and the 304 short-circuit on the embedded example knowledge graph.
 package norms

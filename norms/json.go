@@ -38,7 +38,7 @@ func (o object) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// MarshalJSON writes the rule with the keys of the explorer notes §8.2 in
+// MarshalJSON writes the rule with the keys the explorer answers, in
 // their order: rdf:type, <ns>id, <ns>definition, <ns>contains (only with
 // children), situatie, norm, per (only when bound), rulesetid,
 // applicable_date, rulesetid_index, rule_id_path, rule_id_path_key.
@@ -85,7 +85,7 @@ func (r Rule) MarshalJSON() ([]byte, error) {
 }
 
 // MarshalJSON writes the response data of GET /v1/norms with its keys in
-// the order of the explorer notes §8.2: total, dataset_versions (ruleset
+// the order the explorer answers: total, dataset_versions (ruleset
 // ids sorted), cprmv_version, aggregations {norms_per_rulesetid}, rules.
 func (res *Result) MarshalJSON() ([]byte, error) {
 	ids := make([]string, 0, len(res.DatasetVersions))

@@ -53,7 +53,7 @@ func (p RulePath) LogicalKey() string {
 	return p.RulesetID + ", " + p.Article
 }
 
-// rulePathRE is the path grammar of the explorer notes §8.2.
+// rulePathRE is the path grammar of the rule keys the explorer answers.
 var rulePathRE = regexp.MustCompile(`^([^_]+)_(\d{4}-\d{2}-\d{2})_(\d+)(?:,\s*(.+))?$`)
 
 // ParsePath parses a rule path such as "BWBR0015703_2026-01-01_3, Artikel 5

@@ -26,7 +26,7 @@ type Query struct {
 	Endpoint string
 }
 
-// The injection guard of the interpolated filters (explorer notes §8.3);
+// The injection guard of the interpolated filters;
 // the values are escaped as SPARQL strings besides.
 var (
 	rulesetIDRE      = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
@@ -34,7 +34,7 @@ var (
 )
 
 // Validate checks the parameters; a failure is a *ParamError with the
-// message of the explorer notes §8.3.
+// message the explorer answers for them.
 func (q Query) Validate() error {
 	if q.RulesetID != "" && !rulesetIDRE.MatchString(q.RulesetID) {
 		return &ParamError{Param: "rulesetid", Message: "Invalid rulesetid: must match /^[A-Za-z0-9_-]+$/"}

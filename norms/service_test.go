@@ -28,7 +28,7 @@ func newService() (*norms.Service, *fakeClock) {
 }
 
 // etagOf is the test's own rendering of the ETag recipe of the explorer
-// notes §8.5: hex SHA-256 of dataset part + "||" + filter part, quoted.
+// the validator: hex SHA-256 of dataset part + "||" + filter part, quoted.
 func etagOf(datasetPart, filterPart string) string {
 	sum := sha256.Sum256([]byte(datasetPart + "||" + filterPart))
 	return `"` + hex.EncodeToString(sum[:]) + `"`

@@ -89,7 +89,7 @@ func LookupVocabulary(v Version) (Vocabulary, bool) {
 }
 
 // ParamError is an invalid query parameter, with the message of the
-// explorer notes §8.3.
+// norms API.
 type ParamError struct {
 	Param   string // rulesetid, applicable_date or cprmv_version
 	Message string

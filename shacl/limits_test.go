@@ -61,7 +61,7 @@ func longList(n int) (*graph.Graph, func(i int, bad bool)) {
 }
 
 // Before the recursion was cut, a 250,000-member list killed the process
-// with a stack overflow (issue 14); now it validates, in bounded stack, to
+// with a stack overflow; now it validates, in bounded stack, to
 // the answer the recursive definition gives.
 func TestRecursiveShapeOverLongList(t *testing.T) {
 	smallStack(t)

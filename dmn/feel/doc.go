@@ -56,22 +56,10 @@
 //
 // # Performance
 //
-// Measured on the shared 2-core development machine under heavy load, so
-// as CPU time per operation (go1.26, -cpu 1):
-//
-//	go test ./dmn/feel -run XXX -bench 'FEELExpression|Comparison' -cpu 1
-//
-// BenchmarkFEELExpression (an if over date arithmetic and decimal
-// multiplication, compiled once) takes about 310 CPU-ns and 5 allocations
-// (128 B).
-//
-// Side by side with feelin 8.2.0 (the npm FEEL interpreter of bpmn.io), run
-// once by hand on node 20 on the same machine: the 20 expressions of
-// BenchmarkComparison, CPU time per call of feelin's evaluate(expression,
-// context) against this package. feelin took 55–277 µs per call; parsing,
-// compiling and evaluating here took 1.3–4.3 µs (geometric mean 61 times
-// faster), and evaluating an expression compiled once 27 ns–1.3 µs
-// (geometric mean about 650 times faster). Both gave the same 20 values.
-// The figures include each runtime's garbage collection; the machine was
-// heavily loaded, so treat them as ratios, not absolute speeds.
+// The figures of BenchmarkFEELExpression (an if over date arithmetic and
+// decimal multiplication, compiled once) and of BenchmarkComparison are in
+// the README's performance table. BenchmarkComparison runs 20 expressions that were
+// also run, by hand, in feelin 8.2.0 (the npm FEEL interpreter of
+// bpmn.io) with CPU time per call of feelin's evaluate(expression,
+// context); both gave the same 20 values.
 package feel

@@ -7,7 +7,7 @@ import (
 )
 
 // TestParseNestingLimit feeds expressions nested far deeper than
-// MaxNesting (300,000 levels: the reproduction of issue 14 died of a stack
+// MaxNesting (300,000 levels: such an expression once died of a stack
 // overflow) and expects a positioned syntax error at the level that went
 // too deep, never a crash.
 func TestParseNestingLimit(t *testing.T) {

@@ -67,8 +67,9 @@ func TestINT007OutputIsBounded(t *testing.T) {
 	checkReport(t, r)
 }
 
-// TestLargeReproductionStaysSmall: 174 such expressions (the 5.4 MB case of
-// issue 14) give a report of a few MB, not gigabytes, and a bounded heap.
+// TestLargeReproductionStaysSmall: 174 such expressions (a 5.4 MB model that
+// once gave gigabytes) give a report of a few MB, not gigabytes, and a bounded
+// heap.
 func TestLargeReproductionStaysSmall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("5 MB model")

@@ -150,7 +150,7 @@ func (v *validator) checkCycles(requires map[*element][]*element) {
 }
 
 // feelWords are FEEL keywords and built-in names that are no variable
-// references (explorer notes §7.4), compared case-insensitively.
+// references, compared case-insensitively.
 var feelWords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`and or not true false null if then else for in return some every between
@@ -321,7 +321,7 @@ func phraseWords(m *model, global map[string]bool) map[string]bool {
 }
 
 // undeclaredNames extracts the identifiers of a FEEL expression text and
-// returns those declared in none of sets (explorer notes §7.4): string
+// returns those declared in none of sets: string
 // literals are removed, FEEL words and property accesses (a name after '.')
 // skipped, the result deduplicated in first-seen order. The declared phrases
 // (names that are no plain identifiers) are blanked out first so their words

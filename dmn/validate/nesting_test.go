@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// TestDeeplyNestedInputExpression: an input expression of 300,000 "(" (a
-// reproduction of issue 14 that overflowed the stack) is an ordinary FEEL
+// TestDeeplyNestedInputExpression: an input expression of 300,000 "(" (which
+// once overflowed the stack) is an ordinary FEEL
 // syntax error naming the nesting limit and its position.
 func TestDeeplyNestedInputExpression(t *testing.T) {
 	deep := strings.Repeat("(", 300_000) + "age" + strings.Repeat(")", 300_000)

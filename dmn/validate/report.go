@@ -167,7 +167,7 @@ type Code struct {
 	Rule     string
 }
 
-// codeTable is the project's code table (explorer notes §7.3) plus BIZ-015
+// codeTable is the project's code table plus BIZ-015
 // and BIZ-016.
 var codeTable = []Code{
 	{"BASE-PARSE", Error, LayerBase, "the document is not well-formed XML, or is unsafe (DTD, too deep, too large); line and column locate the failure"},

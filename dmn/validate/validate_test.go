@@ -661,7 +661,7 @@ func TestUndeclaredNames(t *testing.T) {
 }
 
 // TestINT007RequiredDecisionOutputs: names of required decisions' outputs and
-// whole-text names with spaces are declared (explorer notes §7.4).
+// whole-text names with spaces are declared.
 func TestINT007RequiredDecisionOutputs(t *testing.T) {
 	body := ageTable("", goodRules...) + `
 <decision id="d2" name="D2">

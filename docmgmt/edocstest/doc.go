@@ -1,5 +1,5 @@
 // Package edocstest serves a fake OpenText eDOCS DM REST API for tests, in
-// the shape a live server accepted (business-notes §9.2): a /connect login
+// the shape a live server accepted: a /connect login
 // answering session cookies, an X-DM-DST header and cookie required on every
 // other call, ?library= on every call, workspace look-up by a DOCNAME LIKE
 // filter, multipart uploads (206 with an error list when rejected), and the

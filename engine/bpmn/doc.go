@@ -61,16 +61,12 @@
 // them); a *LimitError follows the project's shared limits contract
 // (LimitExceeded), other script failures are *ScriptError.
 //
-// # Figures
+// # Benchmarks
 //
-// go test -run XXX -bench . -count 5 ./engine/bpmn/ on the shared 2-core
-// AMD EPYC (noisy; medians): parsing the 120-line all-elements test model
-// with its two scripts, BenchmarkParse: about 240 µs, 1,800 allocations;
-// a typical gateway condition, BenchmarkExprEval: about 155 ns, one
-// allocation; a one-line script task with three variables on a fresh
-// goja runtime, BenchmarkRunScript: about 52 µs, 430 allocations (the
-// runtime's setup dominates; a runtime is never reused, so no state leaks
-// between instances).
+// go test ./engine/bpmn -run XXX -bench . measures parsing a model, a
+// gateway condition and a script task. A script task's cost is mostly its
+// fresh goja runtime: a runtime is never reused, so no state leaks between
+// instances.
 //
 // # JUEL
 //

@@ -86,7 +86,7 @@ func loadBundle(t *testing.T, dir string) *exampleBundle {
 
 // TestExamples parses every example process and checks that each form,
 // document template, decision and called process it names is in its
-// bundle, as one deployment needs them (notes §11).
+// bundle, as one deployment needs them.
 func TestExamples(t *testing.T) {
 	dirs, err := os.ReadDir(examplesDir)
 	if err != nil {
@@ -285,7 +285,7 @@ func TestExampleOnboarding(t *testing.T) {
 
 // TestExampleProjectPhase checks the external tasks that file the three
 // phase documents: topic rip-edocs-document and the documentTemplateId
-// input (notes §8).
+// input.
 func TestExampleProjectPhase(t *testing.T) {
 	p := exampleProcess(t, "projectphase", "RipPhase1.bpmn", "RipPhase1Process")
 	filed := map[string]string{}

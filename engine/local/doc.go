@@ -65,19 +65,8 @@
 // engine adds the repository (deployments, versions, tenants), the
 // compiled-model cache, and typed variables in and out.
 //
-// Figures (2-core AMD EPYC shared with other jobs, so noisy; the
-// benchmarks alternate engine and dmn evaluations, one of each per
-// iteration, and report medians and the overhead in percent):
-//
-//	go test -run XXX -bench OverheadVsDMN -count 10 ./engine/local/
-//
-// A 10-rule UNIQUE table by key, BenchmarkOverheadVsDMN: 1.64 µs against
-// 1.55 µs for dmn called directly with plain Go values, an overhead of
-// about 6 % (median of 10 runs; 27 % before dmn took over what the engine
-// used to work around). Variables go to dmn as a FEEL context, and the
-// result row's map is the one allocation left of note. The 4-decision DRD
-// of local-pass step 2, BenchmarkOverheadVsDMNDRD: 8.7 µs against 8.9 µs
-// for dmn's own Operaton mode with a map (−2 %). Deploying the three
-// local-pass models (parse and compile), BenchmarkDeployLocalPass: about
-// 7–8 ms, 50 000 allocations.
+// BenchmarkOverheadVsDMN and BenchmarkOverheadVsDMNDRD alternate engine
+// and dmn evaluations and report the engine's overhead in percent; its
+// figure is in the README's performance table. Variables go to dmn as a FEEL
+// context, and the result row's map is the one allocation left of note.
 package local

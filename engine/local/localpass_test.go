@@ -52,7 +52,7 @@ func double(s string) engine.Variable {
 	return v
 }
 
-// the worked example of the explorer notes (§5.5)
+// the worked example of the local-pass chain
 func step1Inputs() map[string]any {
 	return map[string]any{"dagVanAanvraag": "2025-12-24", "geboortedatumAanvrager": "1980-01-23", "geboortedatumPartner": "1982-05-15"}
 }
@@ -297,7 +297,7 @@ func TestLocalPassTableNoMatch(t *testing.T) {
 func engineNumber(s string) json.Number { return json.Number(s) }
 
 // TestLocalPassChainCoupleWithoutPartner: a couple without a partner's
-// birth date (explorer notes §5.6) stops at step 2.
+// birth date stops at step 2.
 func TestLocalPassChainCoupleWithoutPartner(t *testing.T) {
 	e := New(Options{})
 	deployLocalPass(t, e)

@@ -13,10 +13,8 @@
 // timeout or an answer that is not Operaton's matches
 // engine.ErrUnavailable.
 //
-// Figures (go test -bench . ./engine/operaton/, 2-core AMD EPYC shared with
-// other jobs, so noisy): this client → engine/rest → engine/local on
-// loopback, a 10-rule table, BenchmarkEvaluateOverHTTP: p50 72 µs, p99
-// 0.7 ms. TestInteropTCK deploys the DMN TCK's compliance-level-2 models
+// BenchmarkEvaluateOverHTTP measures this client against engine/rest and
+// engine/local on loopback. TestInteropTCK deploys the DMN TCK's compliance-level-2 models
 // over HTTP and evaluates its 126 results over HTTP and in-process:
 // identical in both engine modes, and all 126 as the TCK expects.
 package operaton

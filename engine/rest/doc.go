@@ -10,9 +10,5 @@
 // Limits: deployments up to 50 MB and 100 parts, JSON bodies up to 10 MB
 // (Options).
 //
-// Figures (go test -bench . ./engine/rest/, 2-core AMD EPYC shared with
-// other jobs, so noisy): evaluating a 10-rule table through the facade
-// over loopback HTTP with keep-alive, BenchmarkEvaluateREST: p50 59 µs,
-// p99 0.9 ms; the handler alone on a recorder, BenchmarkHandlerEvaluate:
-// about 26 µs, 117 allocations.
+// Its latency over loopback HTTP is in the README's performance table.
 package rest

@@ -130,7 +130,7 @@ func get(t *testing.T, s *Service, req Request) []byte {
 	return b
 }
 
-// TestWorkedExample checks cprmv-json against the notes' example (§5.9) for
+// TestWorkedExample checks cprmv-json against the worked example of the format for
 // /rules/BWBR0015703_2025-07-01_0,Artikel 20,lid 1, written out by hand. The
 // notes elide the headings' titles and the onderdelen's contents ("…"); the
 // fixture has them, so they are spelled out here.
@@ -430,7 +430,7 @@ func TestGolden(t *testing.T) {
 }
 
 // TestSortedOutput: subjects, and predicates within a subject, come out in
-// term order (notes §5.4), whatever order the graph was built in.
+// term order, whatever order the graph was built in.
 func TestSortedOutput(t *testing.T) {
 	m, err := DefaultMethods()
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-// transformDMN maps a DMN model (notes §5.7): each decision,
+// transformDMN maps a DMN model: each decision,
 // businessKnowledgeModel and inputData becomes a Rule whose id is the
 // element's id and whose definition is its name followed by its expression
 // text; each literalExpression or decisionTable with an id becomes a child

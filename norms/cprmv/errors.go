@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// The errors a Service reports; servers map each to its status and body
-// (notes §5.12). Wrapped errors keep these as their cause.
+// The errors a Service reports; servers map each to its status and body.
+// Wrapped errors keep these as their cause.
 var (
 	// ErrUnsupportedID: no publication method accepts the identifier format.
 	ErrUnsupportedID = errors.New("No supported publication repository use identifiers with the format of the given Ruleset Id.")
@@ -43,7 +43,7 @@ type Limits struct {
 }
 
 // DefaultLimits returns the bounds used when a Limits field is zero: 10 s,
-// nesting 200, 50 MiB (notes §5.6).
+// nesting 200, 50 MiB.
 func DefaultLimits() Limits {
 	return Limits{Timeout: 10 * time.Second, MaxDepth: 200, MaxBytes: 50 << 20}
 }

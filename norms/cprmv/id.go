@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// RuleSetID is a detected rule set identifier (notes §5.5).
+// RuleSetID is a detected rule set identifier.
 type RuleSetID struct {
 	Method string // the publication method id: bwb, cvdr, cellarfmx4, dmn13operaton
 	// Fields are the method's placeholder values: rulesetid, date, index

@@ -36,7 +36,7 @@ func (s *Service) Resolve(method, reference string) (string, error) {
 }
 
 // juriconnect maps "jci1.3:c:BWBR0015703&hoofdstuk=3&artikel=20&g=…" to
-// segments (notes §5.11). The reference may still be percent-encoded (as
+// segments. The reference may still be percent-encoded (as
 // cut from a raw URL path); each part is decoded once: single consolidations only; mapped keys become
 // "<Label> <value>" in reference order; g is the valid-on date; z and
 // unknown keys are ignored.

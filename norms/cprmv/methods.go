@@ -11,7 +11,7 @@ import (
 	"github.com/regelkit/regelkit/sparql/graph"
 )
 
-// Namespaces of the emitted vocabulary (notes §5.2).
+// Namespaces of the emitted vocabulary.
 const (
 	NS        = "https://standaarden.open-regels.nl/standards/cprmv/0.4.1#"
 	MethodsNS = "https://cprmv.open-regels.nl/0.4.1/methods/"
@@ -146,7 +146,7 @@ func readMethodList(g *graph.Graph, list string) ([]*Method, error) {
 var placeholder = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // compileFormat turns "BWB{rulesetid}_{date}_{index}" into an anchored
-// expression whose placeholders match lazily (notes §5.5).
+// expression whose placeholders match lazily.
 func compileFormat(format string) (*regexp.Regexp, []string) {
 	var b strings.Builder
 	var fields []string

@@ -22,7 +22,7 @@ type selection struct {
 
 const rdfType = graph.RDF + "type"
 
-// writeJSON writes cprmv-json (notes §5.9): the RuleSet's object, keys in a
+// writeJSON writes cprmv-json: the RuleSet's object, keys in a
 // fixed order, hasPart an object keyed by child id in document order.
 func writeJSON(sel selection) []byte {
 	var b bytes.Buffer
@@ -211,7 +211,7 @@ func WriteGraph(g *graph.Graph, format string) ([]byte, error) {
 }
 
 // sorted returns a copy of g whose writers list subjects, and predicates
-// within a subject, in term order (notes §5.4: deterministic, sorted). The
+// within a subject, in term order (deterministic, sorted). The
 // writers follow the graph's dictionary order, which is the order terms
 // are first seen, one dictionary for every position; so the subjects and
 // predicates together are interned in sorted order through placeholder

@@ -10,7 +10,7 @@ import (
 )
 
 // readNamespaces are tried in order when reading, as consumers' importers
-// do (notes §5.2): 0.4.1 hash, 0.4.1 slash, 0.4.0, 0.3.2, 0.3.0; then any
+// do: 0.4.1 hash, 0.4.1 slash, 0.4.0, 0.3.2, 0.3.0; then any
 // other IRI by its local name, then bare keys.
 var readNamespaces = []string{
 	NS,

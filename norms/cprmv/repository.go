@@ -43,7 +43,7 @@ func EmbeddedRepository() Repository {
 }
 
 // LocalRepository reads a directory laid out like the official
-// repository's URL paths (notes §5.6):
+// repository's URL paths:
 //
 //	bwb/BWBR0015703/2025-07-01_0/xml/BWBR0015703_2025-07-01_0.xml
 //	cvdr/CVDR712517/1/xml/CVDR712517_1.xml

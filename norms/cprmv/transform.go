@@ -12,7 +12,7 @@ import (
 )
 
 // schema tells the streaming transformer what the elements of one document
-// type mean (notes §5.7). Names are local names; namespaces are ignored.
+// type mean. Names are local names; namespaces are ignored.
 type schema struct {
 	rule     map[string]string // element → the label of its id ("Artikel"; "" = the number alone)
 	number   map[string]bool   // text is the number of the nearest rule (nr, lidnr, li.nr, TI.ART …)

@@ -30,7 +30,7 @@ type RuleSet struct {
 }
 
 // key reduces an id to its letters and digits, case-folded, as path
-// matching compares them (notes §5.8).
+// matching compares them.
 func key(s string) string {
 	var b strings.Builder
 	for _, r := range s {

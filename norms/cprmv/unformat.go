@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Pattern is a compiled unformat pattern (notes §5.10): the compatible
+// Pattern is a compiled unformat pattern: the compatible
 // subset of Python's parse syntax. {name:param_value} matches one or more
 // characters greedily, {name} lazily, {{ and }} are literal braces, all other
 // text is literal; matching is case-insensitive, "." crosses lines, and the

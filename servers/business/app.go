@@ -28,7 +28,7 @@ const (
 	openAPIPath    = "/v1/openapi.json"
 	healthPath     = "/v1/health"
 	engineRESTPath = "/engine-rest"
-	// maxJSONBody is the default JSON body limit (notes §2.7).
+	// maxJSONBody is the default JSON body limit.
 	maxJSONBody = 1 << 20
 )
 

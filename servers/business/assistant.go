@@ -44,7 +44,7 @@ func embeddedKnowledgeGraph(ctx context.Context) (*memstore.Store, error) {
 var providerID = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
 
 // mcpExternal parses CPRMV_* and MCP_EXTERNAL_SERVERS into the external
-// providers (notes §10.5).
+// providers.
 func (c *config) mcpExternal() ([]mcptools.External, error) {
 	var out []mcptools.External
 	if c.CPRMVEnabled {

@@ -17,7 +17,7 @@ import (
 	"github.com/regelkit/regelkit/servers/internal/openapi"
 )
 
-// auditor turns requests into audit entries (notes §5.2) on the audit Log:
+// auditor turns requests into audit entries on the audit Log:
 // PostgreSQL with DATABASE_URL, the application log without.
 type auditor struct {
 	log       *audit.Log // nil when AUDIT_LOG_ENABLED=false
@@ -38,7 +38,7 @@ func newAuditor(ctx context.Context, cfg *config, logger *slog.Logger) (*auditor
 		}
 		pc.MaxConns = int32(max(cfg.DatabasePoolMax, 1))
 		// NewWithConfig connects lazily: a database that is down at boot
-		// does not stop the server (notes §5.2).
+		// does not stop the server.
 		if a.pool, err = pgxpool.NewWithConfig(ctx, pc); err != nil {
 			return nil, err
 		}
@@ -96,8 +96,7 @@ func (a *auditor) record(ctx context.Context, r *http.Request, p *auth.Principal
 	a.log.Record(e)
 }
 
-// auditDecision writes the named row decision.evaluate[.m2m].<key> (notes
-// §5.2) in addition to the per-request row; a failed evaluation (err, the
+// auditDecision writes the named row decision.evaluate[.m2m].<key> in addition to the per-request row; a failed evaluation (err, the
 // engine's error) marks it as an error with the mapped message.
 func (a *app) auditDecision(r *http.Request, p *auth.Principal, action, key string, variableCount int, err error) {
 	row := auditRow{Action: action, ResourceType: "decision", ResourceID: key,
@@ -166,8 +165,8 @@ func (a *app) adminRoutes(r *httpapi.Router) {
 	})
 }
 
-// queryInt reads a paging parameter; anything unusable is def (notes §2.7:
-// never 400).
+// queryInt reads a paging parameter; anything unusable is def (never
+// 400).
 func queryInt(r *http.Request, name string, def int) int {
 	n, err := strconv.Atoi(r.URL.Query().Get(name))
 	if err != nil {

@@ -83,7 +83,7 @@ func TestAuditTrail(t *testing.T) {
 	ta.c.Get("/v1/admin/audit", bearer(cw)...).ExpectError(t, 403, "FORBIDDEN")
 
 	// 3 decision calls → 3 request rows + 3 named rows; 3 lookups → 3 + 3.
-	// /v1/admin/audit is never audited (notes §5.2), refused or not.
+	// /v1/admin/audit is never audited, refused or not.
 	page := waitAudit(t, ta, admin, 12)
 	if page.Pagination.Total != 12 {
 		for _, it := range page.Items {

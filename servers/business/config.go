@@ -12,7 +12,7 @@ import (
 	"github.com/regelkit/regelkit/servers/internal/envconfig"
 )
 
-// Deployment environments after normalisation (notes §3.7).
+// Deployment environments after normalisation.
 const (
 	envDevelopment = "development"
 	envTest        = "test"
@@ -76,7 +76,7 @@ type config struct {
 	MCPEnabled      bool
 	AnthropicAPIKey string
 	OpenAIAPIKey    string
-	// The assistant's model endpoints and tool providers (notes §10).
+	// The assistant's model endpoints and tool providers.
 	AnthropicBaseURL string
 	OpenAIBaseURL    string
 	CPRMVEnabled     bool
@@ -85,13 +85,13 @@ type config struct {
 	MCPServer        bool     // serve the read-only tools at /v1/mcp/server
 
 	// Secrets of later features, read now so the production boot check
-	// covers them (notes §3.7).
+	// covers them.
 	IssueTrackerToken string
 	AltchaHMACKey     string
 	MediaAggregateKey string
 	TriplyDBToken     string
 
-	// Public content and the issue tracker (notes §7).
+	// Public content and the issue tracker.
 	NewsFeedURL, BerichtenFeedURL, ProductsFeedURL string // "" = the embedded example feeds
 	ProductsTenant                                 string
 	KnowledgeGraphURL                              string // "" = the embedded example knowledge graph
@@ -114,7 +114,7 @@ func (c *config) jwksURL() string {
 }
 
 // aliases maps each project variable to the upstream name accepted when the
-// project name is unset (notes §3.7).
+// project name is unset.
 var aliases = map[string]string{
 	"DEPLOYMENT_ENV":          "NODE_ENV",
 	"IDP_URL":                 "KEYCLOAK_URL",
@@ -128,7 +128,7 @@ var aliases = map[string]string{
 	"DOCMGMT_USER_ID":         "EDOCS_USER_ID",
 	"DOCMGMT_PASSWORD":        "EDOCS_PASSWORD",
 	"ISSUE_TRACKER_TOKEN":     "GITLAB_TOKEN",
-	// Public content and the issue tracker (notes §3.7, §7).
+	// Public content and the issue tracker.
 	"KNOWLEDGE_GRAPH_SPARQL_URL":   "RONL_SPARQL_ENDPOINT",
 	"ISSUE_TRACKER_BASE_URL":       "GITLAB_BASE_URL",
 	"ISSUE_TRACKER_PROJECT_PATH":   "GITLAB_PROJECT_PATH",
@@ -147,7 +147,7 @@ func withAliases(lookup func(string) (string, bool)) func(string) (string, bool)
 	}
 }
 
-// normaliseEnvironment maps the spellings of notes §3.7.
+// normaliseEnvironment maps the accepted spellings of the environment name.
 func normaliseEnvironment(s string) string {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "dev", "development":
@@ -191,7 +191,7 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	c.JWTAudience = env.String("JWT_AUDIENCE", "ronl-business-api", "audience tokens must contain")
 	c.TokenCacheTTL = time.Duration(env.Int("TOKEN_CACHE_TTL", 300, "seconds between reloads of the identity provider's key set")) * time.Second
 	c.JWTLeeway = env.Duration("JWT_LEEWAY", 0,
-		"clock skew tolerated on exp and nbf, e.g. 5s; none by default (notes §3.1)")
+		"clock skew tolerated on exp and nbf, e.g. 5s; none by default")
 	c.DevKeyFile = env.String("DEV_IDENTITY_KEY_FILE", "",
 		"PEM file of the development identity's signing key, shared with the token command; default <user cache dir>/regelkit/business-dev-key.pem")
 
@@ -263,7 +263,7 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	c.MediaAggregateKey = env.Secret("MEDIA_AGGREGATOR_ACCEPT_KEY", "", "bearer key of the media aggregator search; empty: open")
 	c.TriplyDBToken = env.Secret("TRIPLYDB_TOKEN", "", "knowledge-graph API token")
 
-	// Public content and the issue tracker (notes §7).
+	// Public content and the issue tracker.
 	c.NewsFeedURL = env.URL("NEWS_FEED_URL", "", "RSS 2.0 feed of /v1/public/nieuws; empty: the embedded example feed")
 	c.BerichtenFeedURL = env.URL("BERICHTEN_FEED_URL", "", "RSS 2.0 feed of /v1/public/berichten; empty: the embedded example feed")
 	c.ProductsFeedURL = env.URL("PRODUCTS_FEED_URL", "",
@@ -284,7 +284,7 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 }
 
 // placeholder matches, anchored, the whole of a trimmed, lower-cased value
-// that only stands in for a secret (notes §3.7). A real secret that merely
+// that only stands in for a secret. A real secret that merely
 // contains "secret" or "example" passes.
 var placeholder = regexp.MustCompile(`^(?:changeme|change[-_ ]?me|change[-_ ]?this|changeit|replace[-_ ]?me|your[-_].*|<.*>|\$\{.*\}|x{3,}|\*+|todo|tbd|dummy|placeholder|example|secret|password|test123|default)$`)
 

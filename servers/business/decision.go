@@ -18,7 +18,7 @@ import (
 	"github.com/regelkit/regelkit/servers/internal/openapi"
 )
 
-// Codes of the decision routes (notes §2.6, §4.9).
+// Codes of the decision routes.
 const (
 	codeValidation         = "VALIDATION_ERROR"
 	codeDecisionNotFound   = "DECISION_NOT_FOUND"
@@ -75,13 +75,13 @@ func (a *app) decisionRoutes(r *httpapi.Router) {
 		})
 }
 
-// evaluateRequest is the body of both evaluate routes (notes §4.5).
+// evaluateRequest is the body of both evaluate routes.
 type evaluateRequest struct {
 	Variables json.RawMessage `json:"variables"`
 }
 
 // readVariables decodes {variables}: missing → {}, not an object → 400
-// VALIDATION_ERROR, each value plain or wrapped (notes §4.2).
+// VALIDATION_ERROR, each value plain or wrapped.
 func readVariables(r *http.Request) (engine.Variables, error) {
 	var body evaluateRequest
 	if err := httpapi.DecodeJSON(r, &body); err != nil {
@@ -140,7 +140,7 @@ func (a *app) handleM2MEvaluate(w http.ResponseWriter, r *http.Request) error {
 }
 
 // evaluate runs the untenanted decision, and when there is none the
-// caller's tenant's (notes §4.4), within PROCESS_ENGINE_TIMEOUT.
+// caller's tenant's, within PROCESS_ENGINE_TIMEOUT.
 func (a *app) evaluate(ctx context.Context, key, tenant string, vars engine.Variables) (engine.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.EngineTimeout)
 	defer cancel()
@@ -164,7 +164,7 @@ type evaluationMeta struct {
 	GeneratedAt string `json:"generatedAt"`
 }
 
-// writeEvaluation collapses the rows (notes §4.5): none → {}, one → its
+// writeEvaluation collapses the rows: none → {}, one → its
 // values, several → each output's values in row order.
 func writeEvaluation(w http.ResponseWriter, res engine.Result) error {
 	ts := httpapi.Timestamp(time.Now())
@@ -180,7 +180,7 @@ type limitError interface {
 	LimitExceeded() string
 }
 
-// engineFailure maps an engine error (notes §4.9).
+// engineFailure maps an engine error.
 func (a *app) engineFailure(err error, key string) error {
 	var le limitError
 	var ve *engine.VariableError
@@ -215,7 +215,7 @@ func (a *app) engineFailure(err error, key string) error {
 		Message: "Evaluation of decision '" + key + "' failed", Cause: err}
 }
 
-// evaluationMessage is the caseworker-facing text of notes §4.9.
+// evaluationMessage is the caseworker-facing text of an evaluation failure.
 func evaluationMessage(key, typ, msg string) string {
 	switch {
 	case strings.Contains(msg, "Exception while evaluating decision with key 'null'"):

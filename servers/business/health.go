@@ -63,7 +63,7 @@ type serviceState struct {
 }
 
 // handleHealth answers the spec's bare health object. Error texts of down
-// services go to the log only (notes §2.8).
+// services go to the log only.
 func (a *app) handleHealth(w http.ResponseWriter, r *http.Request) error {
 	rep := a.checker().Check(r.Context())
 	services := map[string]serviceState{}

@@ -20,12 +20,12 @@ import (
 	"github.com/regelkit/regelkit/servers/internal/ratelimit"
 )
 
-// brpPrefix is where every error is a problem (notes §2.6).
+// brpPrefix is where every error is a problem.
 const brpPrefix = "/v1/brp/"
 
 func isBRP(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, brpPrefix) }
 
-// Handler is the router behind the middleware chain of notes §2.1,
+// Handler is the router behind the business API's middleware chain,
 // outermost first: panic recovery, request ID, API-Version, client IP,
 // security headers, CORS, rate limiter, access log, audit hook.
 func (a *app) Handler() http.Handler {
@@ -85,8 +85,7 @@ func (a *app) recoverPanics(h http.Handler) http.Handler {
 
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
 
-// requestIDs keeps a well-formed incoming X-Request-ID, else mints a UUIDv4
-// (notes §2.5).
+// requestIDs keeps a well-formed incoming X-Request-ID, else mints a UUIDv4.
 func requestIDs(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get(httpapi.RequestIDHeader)
@@ -128,7 +127,7 @@ func (a *app) clientIP(h http.Handler) http.Handler {
 	})
 }
 
-// securityHeaders is the helmet equivalent of notes §2.1; HSTS only over
+// securityHeaders is the helmet equivalent; HSTS only over
 // HTTPS or in production (behind a TLS-terminating proxy).
 func securityHeaders(h http.Handler, production bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -154,7 +153,7 @@ func isPreflight(r *http.Request) bool {
 var previewHost = regexp.MustCompile(`^[0-9]+\.[a-z0-9]+\.[0-9]+\.azurestaticapps\.net$`)
 
 // originAllowed: exact match on CORS_ORIGIN, or outside production a
-// preview origin of a listed slug (notes §2.4).
+// preview origin of a listed slug.
 func (a *app) originAllowed(origin string) bool {
 	if slices.Contains(a.cfg.CORSOrigins, origin) {
 		return true
@@ -207,7 +206,7 @@ func (a *app) cors(h http.Handler) http.Handler {
 	})
 }
 
-// refuseRate writes the 429 of notes §2.3 (a problem under /v1/brp/).
+// refuseRate writes the rate limit's 429 (a problem under /v1/brp/).
 func (a *app) refuseRate(message string) func(http.ResponseWriter, *http.Request, ratelimit.Decision) {
 	return func(w http.ResponseWriter, r *http.Request, d ratelimit.Decision) {
 		if isBRP(r) {
@@ -220,7 +219,7 @@ func (a *app) refuseRate(message string) func(http.ResponseWriter, *http.Request
 }
 
 // writeLimited applies the write limiter (10 per 15 minutes per IP) to the
-// public POST routes of notes §2.3.
+// public POST routes.
 func (a *app) writeLimited(h http.Handler) http.Handler {
 	return ratelimit.Middleware(a.writeLimiter, h, ratelimit.MiddlewareOptions{
 		Key:    func(r *http.Request) string { return clientIPFrom(r.Context()) },
@@ -330,7 +329,7 @@ func (a *app) accessLog(h http.Handler) http.Handler {
 // audited).
 var auditSkipped = map[string]bool{"/v1/admin/audit": true, "/v1/mcp/chat": true}
 
-// auditHook writes one audit row per authenticated request (notes §5.2):
+// auditHook writes one audit row per authenticated request:
 // the guard inside the router records the principal in the Holder.
 func (a *app) auditHook(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

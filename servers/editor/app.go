@@ -26,7 +26,7 @@ var webFS embed.FS
 //go:embed openapi.json
 var openAPIDoc []byte
 
-// app holds the four handlers of notes §3.1.
+// app holds the editor service's four handlers.
 type app struct {
 	backend, predict, toJSON, toRDF http.Handler
 	store                           backend.GraphStore
@@ -126,7 +126,7 @@ func (a *app) openAPI(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(openAPIDoc)
 }
 
-// cors allows every origin ("*") or a list (notes §3.1), answering
+// cors allows every origin ("*") or a list, answering
 // preflights, with the headers the front sends.
 func cors(h http.Handler, origins []string) http.Handler {
 	any := slices.Contains(origins, "*")

@@ -216,7 +216,7 @@ func testRemoteStore(t *testing.T, gsp bool) {
 			return
 		}
 		// The store compresses its answers, as TriplyDB does: the client
-		// must decompress them (notes §3.7: gzip handled).
+		// must decompress them (gzip handled).
 		if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
 			t.Errorf("request without Accept-Encoding: gzip")
 			sparqlHandler.ServeHTTP(w, r)

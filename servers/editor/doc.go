@@ -7,4 +7,6 @@
 // store seeded with examples/editor and answering as dataset local/editor.
 // Configuration comes from environment variables with defaults (see the
 // README), printed at start-up with secrets masked.
+//
+//	go run ./servers/editor   # on :8084
 package main

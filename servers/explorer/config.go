@@ -115,7 +115,7 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 
 	c.Limits = limits.Read(env)
 
-	// Stub mode is on unless the setting says exactly "false" (explorer notes §9.2).
+	// Stub mode is on unless the setting says exactly "false".
 	c.DocmgmtStub = env.String("DOCMGMT_STUB_MODE", "true",
 		"document management in stub mode (no server contacted) unless exactly false") != "false"
 	c.DocmgmtBaseURL = env.URL("DOCMGMT_BASE_URL", "", "eDOCS DM REST base, e.g. https://host:port/edocsapi/v1.0; required when not in stub mode")

@@ -6,4 +6,6 @@
 // It runs with no external service: configuration comes from environment
 // variables with defaults (see the README), printed at start-up with secrets
 // masked.
+//
+//	go run ./servers/explorer   # on :8081, with the example knowledge graph
 package main

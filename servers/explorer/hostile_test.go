@@ -33,11 +33,11 @@ import (
 
 // Fixes the disabled cases wait for; a fix listed in fixed has landed.
 const (
-	needSPARQLNesting = "sparql/memstore: parse nesting limit (issue 14 item 1)"
-	needSPARQLBudget  = "sparql/memstore: evaluation budget (issue 14 item 2)"
-	needFEELNesting   = "dmn/feel: parse nesting limit (issue 14 item 1)"
-	needValidatorOut  = "dmn/validate: bounded INT-007 output (issue 14 item 3)"
-	needSHACLBounds   = "shacl: bounded sh:node recursion and issue output (issue 14 items 1, 3)"
+	needSPARQLNesting = "sparql/memstore: parse nesting limit"
+	needSPARQLBudget  = "sparql/memstore: evaluation budget"
+	needFEELNesting   = "dmn/feel: parse nesting limit"
+	needValidatorOut  = "dmn/validate: bounded INT-007 output"
+	needSHACLBounds   = "shacl: bounded sh:node recursion and issue output"
 	// The embedded endpoint's protocol handler answers a LimitError 500
 	// today; it must answer 400, or 503 for Timeout, like the router.
 	needHandlerLimits = "sparql/memstore: Handler maps LimitError to 400/503"
@@ -191,7 +191,7 @@ func hostileCases(deadEndpoint string) []hostileCase {
 		jsonCase("chain with an empty id", "POST", "/v1/chains/execute", `{"chain":[""],"inputs":{},"endpoint":"/v1/sparql"}`, 0),
 		jsonCase("inputs with 100,000 keys", "POST", "/v1/chains/execute", `{"chain":["SVB_LeeftijdsInformatie"],"inputs":{`+manyKeys(100_000)+`},"endpoint":"/v1/sparql"}`, 0),
 		// 404 today; 400 naming the step once the DRD-compatibility check
-		// covers unknown models (issue 14 item 10).
+		// covers unknown models.
 		jsonCase("export of unknown models", "POST", "/v1/chains/export", `{"chain":["a","b"],"name":"x","endpoint":"/v1/sparql"}`, 0),
 		jsonCase("export with a 1 MB name", "POST", "/v1/chains/export", `{"chain":["a","b"],"name":"`+strings.Repeat("n", 1<<20)+`","endpoint":"/v1/sparql"}`, 0),
 		jsonCase("export to a metadata endpoint", "POST", "/v1/chains/export", `{"chain":["a","b"],"name":"x","endpoint":"http://169.254.169.254/"}`, 400),

@@ -138,7 +138,7 @@ func (kg *knowledgeGraph) isEmbedded(raw string) bool {
 }
 
 // Ping probes the default endpoint with the cheapest query that touches
-// data (explorer notes §3.1).
+// data.
 func (kg *knowledgeGraph) Ping(ctx context.Context) error {
 	if kg.def == nil {
 		return errNoEndpoint

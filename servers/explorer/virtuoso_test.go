@@ -179,8 +179,7 @@ SELECT ?id ?title WHERE { ?m a <https://cprmv.open-regels.nl/0.3.0/DecisionModel
 	}
 }
 
-// localPassInputs is the worked example of the local-pass chain (explorer
-// notes §5.5).
+// localPassInputs is the worked example of the local-pass chain.
 const localPassInputs = `{"dagVanAanvraag":"2025-12-24","geboortedatumAanvrager":"1980-01-23","geboortedatumPartner":null,
 "aanvragerAlleenstaand":true,"aanvragerHeeftKinderen":true,"aanvragerHeeftKind4Tm17":true,"aanvragerInwonerMunicipality":true,
 "maandelijksBrutoInkomenAanvrager":1500,"aanvragerUitkeringBaanbrekers":false,"aanvragerVoedselbankpasCity":false,

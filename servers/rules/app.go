@@ -117,7 +117,7 @@ func newRepository(cfg *config) (cprmv.Repository, error) {
 }
 
 // Handler is the router behind the middleware chain, with CORS open to
-// every origin (notes §5.1).
+// every origin.
 func (a *app) Handler() http.Handler {
 	return httpapi.Middleware(openCORS(a.router), httpapi.MiddlewareOptions{
 		Version: version, Logger: a.logger, Development: a.cfg.development(),
@@ -288,7 +288,8 @@ func (a *app) handleRules(w http.ResponseWriter, r *http.Request) error {
 	return writeText(w, http.StatusOK, body)
 }
 
-// fail maps the service's errors to the statuses and bodies of notes §5.12.
+// fail maps the service's errors to the statuses and bodies of the
+// rule-serving API's exact error texts.
 func (a *app) fail(w http.ResponseWriter, r *http.Request, err error) error {
 	switch {
 	case errors.Is(err, cprmv.ErrNoRules):

@@ -139,7 +139,8 @@ func TestMethods(t *testing.T) {
 	}
 }
 
-// TestRulesErrors checks the statuses and exact bodies of notes §5.12.
+// TestRulesErrors checks the statuses and exact bodies of the rule-serving
+// API's errors.
 func TestRulesErrors(t *testing.T) {
 	_, srv := newTestServer(t, nil, cprmv.Limits{})
 	for _, c := range []struct {

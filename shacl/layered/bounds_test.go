@@ -16,7 +16,7 @@ import (
 
 const ruleIRI = "https://regels.overheid.nl/rules/veel-titels"
 
-// manyTitles is the shape of issue 14's reproduction: one rule with n
+// manyTitles is the shape of a known out-of-memory case: one rule with n
 // plain-string titles, each of which fails CPSV-AP's sh:datatype
 // rdf:langString. Every per-value issue used to list all n titles: 47 KB
 // in, 108 MB out.
@@ -144,7 +144,7 @@ func TestLimitsReachTheValidators(t *testing.T) {
 }
 
 // CPRMV's recursive list shape over a 250,000-member hasPart list killed
-// the explorer with a stack overflow (issue 14).
+// the explorer with a stack overflow.
 func TestLongHasPartList(t *testing.T) {
 	// With 16 MB of stack instead of 1 GB, recursion that follows the
 	// data overflows at this size; bounded validation stays far below.

@@ -20,7 +20,7 @@ func FuzzCheckTurtle(f *testing.F) {
 		}
 		f.Add(string(data))
 	}
-	// Many values of one property (the quadratic output of issue 14) and
+	// Many values of one property (whose messages once grew quadratically) and
 	// a hasPart list long enough to suspend conformance checks.
 	f.Add(manyTitles(300))
 	f.Add(`@prefix cprmv: <https://standaarden.open-regels.nl/standards/cprmv/0.4.1#> .

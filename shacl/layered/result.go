@@ -108,7 +108,7 @@ const (
 	maxLocationRunes = 500
 )
 
-// issues converts the results of one layer (explorer notes §6.5). Results
+// issues converts the results of one layer. Results
 // that say the same thing about different values — one per-value
 // constraint (sh:datatype, sh:class, ...) of one shape, on one focus node
 // and path — become one issue: its message lists the values anyway, and a

@@ -112,8 +112,8 @@
 //     write invalid local names.
 //   - Its RDF/XML decoder also resolves references by joining strings and
 //     stops with "TODO" on a typed node inside a property element.
-//   - Speed: its Turtle decoder parses the benchmark file below at about
-//     0.8 million triples/s, under half of n3 and a fifth of this package.
+//   - Speed: its Turtle decoder parses the benchmark file below at under
+//     half of n3's speed and a fifth of this package's.
 //
 // So every parser and serialiser here is this package's own, each defect
 // above has a regression test (TestRegression*, TestParseRDFXML), and
@@ -161,40 +161,16 @@
 // blank node property lists and collections (10.9 MB). ParseGraph and
 // ParseDataset load in bulk: terms are interned as they are parsed, and the
 // id keys are radix-sorted and packed into the three B+trees at the end.
-// Measured on the shared 2-core AMD EPYC build machine, four rounds
-// interleaved with the n3 runs below, best round first (other jobs were
-// running; rounds varied by up to a factor 2):
-//
-//	go test ./sparql/graph -run XXX -bench . -benchtime 3x
-//	BenchmarkParseTurtle       4.0 (2.3–4.0) million triples/s, parse only
-//	BenchmarkParseGraphTurtle  1.5 (1.0–1.5) million triples/s into a Graph, 67.6 heap bytes per stored triple
-//	BenchmarkParseNTriples     1.5 million triples/s (the same graph as N-Triples: longer lines)
-//	BenchmarkWriteTurtle       0.87 million triples/s
-//	BenchmarkWriteNTriples     1.5 million triples/s
-//
-//	go test ./sparql/graph -run XXX -bench 'GraphMatch|Isomorphic'
-//	BenchmarkGraphMatch        1.0 µs per (subject, predicate) lookup of 2 triples in the 500,000-triple graph
-//	BenchmarkIsomorphic        32 ms for two 20,000-triple graphs with 4,000 blank nodes
-//
-//	go test ./sparql/graph -run XXX -bench 'CompareLiterals|WellFormed' -benchtime 300000x
-//	BenchmarkCompareLiterals   80–150 ns per comparison (integers, decimals, doubles, dateTimes, dates, strings, booleans), no allocations
-//	BenchmarkWellFormed        27–50 ns per literal, no allocations
-//
-// The comparison needs no allocation because exact numbers compare as
-// numerals digit by digit; SHACL's former copy of it (math/big) took about
-// 490 ns and 7 allocations per comparison on the same pairs.
-//
-// Side by side, the npm package n3 (2.13.12, node 20) on the same file:
+// Turtle parsing and parsing into a Graph, next to the npm package n3 on
+// the same file, are in the README's performance table. The other
+// benchmarks (N-Triples, the writers, GraphMatch, Isomorphic,
+// CompareLiterals, WellFormed) run with go test ./sparql/graph -run XXX
+// -bench . -benchtime 3x. Literal comparison allocates nothing because
+// exact numbers compare as numerals digit by digit. The n3 side runs as
 //
 //	mkdir -p /tmp/n3bench && cd /tmp/n3bench && npm install n3
 //	go run ./sparql/graph/internal/benchdata/benchturtle -n 500000 > /tmp/n3bench/bench.ttl
 //	NODE_PATH=/tmp/n3bench/node_modules node --expose-gc sparql/graph/testdata/n3-parse.js /tmp/n3bench/bench.ttl
-//	n3 parse                1.9 (1.1–1.9) million triples/s
-//	n3 parse into N3.Store  0.17 (0.14–0.17) million triples/s, 1,398 heap bytes per triple
-//
-// Parsing is thus about twice as fast as n3's parser; parsing into an
-// indexed Graph runs at about 80 % of n3's bare parsing and nine times n3's
-// parsing into its store, at a twentieth of the memory.
 //
 // # Fuzzing
 //

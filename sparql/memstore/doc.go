@@ -119,35 +119,9 @@
 //
 // # Performance
 //
-// Measured with
-//
-//	go test ./sparql/memstore -run XXX -bench . -benchtime 5x
-//
-// on the catalogue of package catalog (10,000 decision models, 495,936
-// triples) on a shared 2-core machine under load from other jobs (figures
-// are noisy), next to the same data and queries in Oxigraph 0.5.11 (the
-// npm package, Rust compiled to WASM, Node 20), measured once by hand:
-//
-//	                                    memstore     oxigraph (WASM)
-//	load N-Triples + index              2.1 s        3.4 s (up to 21 s under load)
-//	heap per triple                     93 B         -
-//	listing (10,000 rows, ORDER BY)     156 ms       not finished in 10 min
-//	connectable pairs (30,198 rows)     530 ms       not finished in 20 min
-//	3-hop cycles (606 rows)             320 ms       5,967 ms
-//	listing, one OPTIONAL               86 ms        368 ms
-//	pairs by identifier (20,198 rows)   207 ms       893 ms
-//	per-model inputs (point lookup)     0.04 ms      0.2 ms
-//	FILTER CONTAINS over all titles     49 ms        1,239 ms
-//
-// Comparison and arithmetic by value, on 20,000 measurements with an
-// integer, a decimal, a double and a dateTime each (same command; ranges
-// over repeated runs on the loaded machine):
-//
-//	FILTER on all four values (80,000 comparisons)    41–58 ms
-//	ORDER BY a decimal, then a double                 58–70 ms
-//	SUM and AVG over ?n * 2 + ?d                       28–35 ms
-//
-// The full listing and pairs queries nest UNIONs inside OPTIONALs and
-// UNION two join shapes; memstore's binding propagation turns them into
+// The load and discovery-query figures on the 10,000-model catalogue of
+// package catalog, next to Oxigraph's, are in the README's performance
+// table with their commands. The discovery queries nest UNIONs inside
+// OPTIONALs and UNION two join shapes; binding propagation turns them into
 // index lookups per model, which is what keeps them fast.
 package memstore

@@ -11,7 +11,7 @@ import (
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 )
 
-// Error codes of refused requests (business spec §7, notes §2.6, §3).
+// Error codes of refused requests (business spec §7).
 const (
 	CodeUnauthorized          = "UNAUTHORIZED"
 	CodeMissingToken          = "MISSING_TOKEN"
@@ -37,7 +37,7 @@ type Failure struct {
 func (f *Failure) Error() string { return f.Code + ": " + f.Message }
 
 // APIError is f as the envelope error of the router: a 401 becomes
-// UNAUTHORIZED with details.reason (notes §3.1).
+// UNAUTHORIZED with details.reason.
 func (f *Failure) APIError() *httpapi.Error {
 	e := httpapi.NewError(f.Status, f.Code, f.Message)
 	if f.Reason != "" {
@@ -90,7 +90,7 @@ func RequireLoA(min string) Rule {
 	}
 }
 
-// RequireTenant is the tenant middleware of notes §3.4: without a
+// RequireTenant is the tenant middleware: without a
 // municipality claim the request is refused with 403 MISSING_TENANT, which
 // is what a machine token gets on a tenant route. isolation=false (the
 // ENABLE_TENANT_ISOLATION switch) skips the presence check only; the
@@ -140,7 +140,7 @@ func RequireDocmgmtClient(allowed []string) Rule {
 		"This API is only available to registered document-management clients.")
 }
 
-// M2MAllowedOperations is the compiled-in M2M operation gate (notes §3.6):
+// M2MAllowedOperations is the compiled-in M2M operation gate:
 // one name per route of spec §4.9, in its order. Removing a name switches
 // that route off (403 OPERATION_NOT_PERMITTED).
 var M2MAllowedOperations = []string{

@@ -24,7 +24,7 @@ const (
 	DefaultMaxTokenBytes = 8 << 10
 	DefaultCacheTTL      = 300 * time.Second
 	// DefaultRefreshEvery spaces the JWKS reloads that an unknown key id
-	// triggers: at most 10 per minute (notes §3.1).
+	// triggers: at most 10 per minute.
 	DefaultRefreshEvery = 6 * time.Second
 	defaultFetchTimeout = 10 * time.Second
 	// DefaultVerifiedCacheSize and DefaultVerifiedMaxAge bound the cache of
@@ -61,8 +61,8 @@ type VerifierOptions struct {
 	// MaxTokenBytes refuses longer tokens before parsing them
 	// (DefaultMaxTokenBytes when 0).
 	MaxTokenBytes int
-	// Leeway tolerates clock skew on exp and nbf; zero by default (notes
-	// §3.1: no leeway).
+	// Leeway tolerates clock skew on exp and nbf; zero by default (no
+	// leeway).
 	Leeway time.Duration
 	// CacheSize bounds the cache of verified tokens, which spares the RSA
 	// verification when a client sends the same token again

@@ -5,4 +5,7 @@
 // Schemas are plain JSON Schema objects built with the small constructors
 // here (Object, Array, String, …) rather than a reflective generator, which
 // keeps the document explicit and reviewable.
+//
+//	r.Handle("GET", "/v1/dmns", h.listDMNs, openapi.Operation{Summary: "List decision models",
+//		Parameters: []openapi.Parameter{openapi.Query("endpoint", "URL of the SPARQL endpoint", true)}})
 package openapi

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// ClientIP returns the client address of r (business notes §2.3): the
+// ClientIP returns the client address of r: the
 // socket peer, or with trustProxy the last X-Forwarded-For entry (the one
 // the single trusted proxy appended). A ":port" suffix (Azure sends
 // a.b.c.d:port) and IPv6 brackets are stripped and an IPv4-mapped IPv6

@@ -46,16 +46,11 @@
 //
 // # Performance
 //
-//	go test ./sparql/graph/xsdregexp -run XXX -bench . -benchmem -cpu 1
-//	BenchmarkCompile/plain        6.4 µs, 119 allocations per pattern (mostly RE2's own compile)
-//	BenchmarkCompile/subtraction  0.20 ms: \p{L} minus a class is spelled out as 650 ranges
-//
-// (one run on the shared 2-core machine; treat as rough). A later run
-// under a load average of 12.6, so with every figure inflated about
-// fivefold, gave plain 31 µs, subtraction 0.90 ms, a back-reference
-// pattern (compiled by regexp2) 23 µs and 92 allocations; matching a
-// 32-character string 2.8 µs on RE2 and 3.9 µs (one allocation) with the
-// back reference on regexp2. memstore compiles a constant pattern once,
+// go test ./sparql/graph/xsdregexp -run XXX -bench . -benchmem -cpu 1
+// measures compiling. A class subtraction such as \p{L} minus a class is
+// spelled out as hundreds of ranges, so it compiles far slower than a
+// plain pattern; a back-reference pattern compiles with regexp2 and
+// matches slower than on RE2. memstore compiles a constant pattern once,
 // when the query is compiled, and shacl once per shape; FEEL compiles on
 // every call of matches, replace or split, since there the pattern is an
 // ordinary argument, and pays the compile each time.

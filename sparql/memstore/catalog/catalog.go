@@ -9,7 +9,7 @@ import (
 	"github.com/regelkit/regelkit/sparql/graph"
 )
 
-// Namespaces used by the generated data (see the explorer notes §2.1).
+// Namespaces used by the generated data.
 const (
 	CPRMV    = "https://cprmv.open-regels.nl/0.3.0/"
 	CPRMV041 = "https://standaarden.open-regels.nl/standards/cprmv/0.4.1#"
@@ -225,7 +225,7 @@ PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
 `
 
 // ListingQuery lists every decision model of either class with its
-// optional metadata, ordered by identifier (explorer notes §2.3).
+// optional metadata, ordered by identifier.
 const ListingQuery = prefixes + `SELECT ?model ?identifier ?title ?description ?implementedBy ?deploymentId ?service ?serviceTitle ?organization ?organizationName WHERE {
   { ?model a cprmv:DecisionModel } UNION { ?model a cprmv041:DecisionModel }
   ?model dct:identifier ?identifier ; dct:title ?title .
@@ -242,7 +242,7 @@ ORDER BY ?identifier`
 
 // PairsQuery finds connectable output/input pairs of different models with
 // equal types, matched by identifier or by a shared skos:exactMatch
-// concept (explorer notes §2.3, "connectable pairs").
+// concept.
 const PairsQuery = prefixes + `SELECT ?dmn1 ?id1 ?title1 ?dmn2 ?id2 ?title2 ?outputVariable ?inputVariable ?variableType ?sharedConcept WHERE {
   {
     ?out a cpsv:Output ; cpsv:produces ?dmn1 ; dct:identifier ?outputVariable ; dct:type ?variableType .
@@ -261,7 +261,7 @@ const PairsQuery = prefixes + `SELECT ?dmn1 ?id1 ?title1 ?dmn2 ?id2 ?title2 ?out
 }`
 
 // CyclesQuery finds three-model cycles where an output of each model feeds
-// an input of the next by identifier (explorer notes §2.3, "cycles").
+// an input of the next by identifier.
 const CyclesQuery = prefixes + `SELECT ?d1 ?t1 ?d2 ?t2 ?d3 ?t3 WHERE {
   ?o1 cpsv:produces ?d1 ; dct:identifier ?x1 . ?i2 cpsv:isRequiredBy ?d2 ; dct:identifier ?x1 .
   ?o2 cpsv:produces ?d2 ; dct:identifier ?x2 . ?i3 cpsv:isRequiredBy ?d3 ; dct:identifier ?x2 .

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// anthropic streams the Messages API (notes §10.4).
+// anthropic streams the Messages API.
 type anthropic struct {
 	baseURL string
 	key     string

@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-// Provider-neutral message roles (notes §10.3). toolUse and toolResults
+// Provider-neutral message roles. toolUse and toolResults
 // carry the round trips of one turn; history holds only user and
 // assistant text.
 const (

@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// openAI streams the Chat Completions API (notes §10.4).
+// openAI streams the Chat Completions API.
 type openAI struct {
 	baseURL string
 	key     string

@@ -21,7 +21,7 @@ const (
 	CodeInvalidRequest = "INVALID_REQUEST"
 )
 
-// Bounds of one turn (notes §10.3; the input bounds are the project's).
+// Bounds of one turn.
 const (
 	DefaultTurnTimeout = 480 * time.Second
 	DefaultToolTimeout = 60 * time.Second
@@ -104,8 +104,7 @@ type Service struct {
 	turns  chan struct{} // semaphore of the turns in progress
 }
 
-// anthropicModels and openAIModels are the models offered per key (notes
-// §10.1).
+// anthropicModels and openAIModels are the models offered per key.
 var (
 	anthropicModels = []Model{
 		{ID: "claude-sonnet-4-20250514", DisplayName: "Claude Sonnet 4"},
@@ -190,7 +189,7 @@ func invalid(msg string) error {
 	return httpapi.NewError(http.StatusBadRequest, CodeInvalidRequest, msg)
 }
 
-// readChat decodes and bounds the body (notes §10.1).
+// readChat decodes and bounds the body.
 func (s *Service) readChat(r *http.Request) (*chatRequest, []message, error) {
 	var req chatRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
@@ -290,7 +289,7 @@ func (s *Service) HandleChat(w http.ResponseWriter, r *http.Request) error {
 	t := &turn{svc: s, model: s.byID[req.ModelID], modelID: req.ModelID, tools: tools, stream: stream}
 	t.run(ctx, msgs)
 	if s.o.Logger != nil {
-		// Never the message text (spec §6, notes §10.2).
+		// Never the message text (spec §6).
 		s.o.Logger.InfoContext(r.Context(), "assistant turn", "user", user, "model", req.ModelID,
 			"rounds", t.rounds, "tools", t.called, "outcome", t.outcome,
 			"duration_ms", time.Since(start).Milliseconds(), "request_id", httpapi.RequestID(r.Context()))
@@ -304,7 +303,7 @@ const basePrompt = "You are the assistant of Dutch public-service caseworkers. A
 	"20 results (maxResults=20); to count, use the count tools; filter definitions to the latest version (latestVersion=true). " +
 	"Never narrate tool calls; give the answer."
 
-// turn is one run of the agentic loop (notes §10.3).
+// turn is one run of the agentic loop.
 type turn struct {
 	svc     *Service
 	model   model
@@ -364,7 +363,7 @@ func (t *turn) run(ctx context.Context, msgs []message) {
 	t.stream.send(event{Type: "done"})
 }
 
-// fail ends the stream with one error event (notes §10.2): the turn's
+// fail ends the stream with one error event: the turn's
 // timeout is TIMEOUT whatever failed; a client that left gets nothing.
 func (t *turn) fail(ctx context.Context, err error, code string) {
 	switch {
@@ -387,7 +386,7 @@ func (t *turn) fail(ctx context.Context, err error, code string) {
 	t.stream.send(event{Type: "error", Code: code, Message: msg})
 }
 
-// truncate cuts a tool result at maxResultChars characters (notes §10.3).
+// truncate cuts a tool result at maxResultChars characters.
 func truncate(s string) string {
 	n := utf8.RuneCountInString(s)
 	if n <= maxResultChars {

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// event is one server-sent event of the chat (spec §6, notes §10.2).
+// event is one server-sent event of the chat (spec §6).
 type event struct {
 	Type    string `json:"type"`
 	Text    string `json:"text,omitempty"`

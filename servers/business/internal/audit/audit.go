@@ -19,7 +19,7 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultQueueSize     = 1000 // business notes §5.2
+	DefaultQueueSize     = 1000
 	DefaultBatchSize     = 100
 	DefaultFlushInterval = 50 * time.Millisecond
 	DefaultMaxAttempts   = 10
@@ -67,7 +67,7 @@ type Options struct {
 type Entry struct {
 	Timestamp time.Time
 	// TenantID is the caller's municipality; empty falls back to ClientID
-	// and then "unknown" when the row is written (notes §5.1). The fallback
+	// and then "unknown" when the row is written. The fallback
 	// happens here, never in the principal.
 	TenantID string
 	// UserID is the token's sub; empty falls back to ClientID, then

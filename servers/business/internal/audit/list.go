@@ -29,7 +29,7 @@ type ListOptions struct {
 
 // Record is one stored audit record as GET /v1/admin/audit returns it (spec
 // §2.4). The IP address and user agent are not part of it (data
-// minimisation, notes §5.3).
+// minimisation).
 type Record struct {
 	ID           int64           `json:"id"`
 	Timestamp    time.Time       `json:"-"`

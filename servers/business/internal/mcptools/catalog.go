@@ -35,14 +35,14 @@ type External struct {
 	HTTPClient *http.Client
 }
 
-// Allowed tools of the hosted rule-serving API (notes §10.5).
+// Allowed tools of the hosted rule-serving API.
 var CPRMVTools = []string{
 	"rules_rules__rule_id_path__get",
 	"ref_ref__referencemethod___reference__get",
 	"celex_cellar_by_celex__celexid___language___format__get",
 }
 
-// ConnectTimeout bounds connecting to one external provider (notes §10.5).
+// ConnectTimeout bounds connecting to one external provider.
 const ConnectTimeout = 30 * time.Second
 
 // Catalog is the assistant's tool providers: the in-process ones, built
@@ -88,7 +88,7 @@ func NewCatalog(o Options, logger *slog.Logger, external ...External) *Catalog {
 }
 
 // Connect connects every external provider, each within ConnectTimeout;
-// a failed one is logged and stays connected:false (notes §10.5).
+// a failed one is logged and stays connected:false.
 func (c *Catalog) Connect(ctx context.Context) {
 	var wg sync.WaitGroup
 	for _, p := range c.external {

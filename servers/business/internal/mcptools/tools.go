@@ -40,7 +40,7 @@ type Caller struct {
 // POST /v1/decision/{key}/evaluate does.
 const TenantVariable = "municipality"
 
-// Provider ids of notes §10.5.
+// Provider ids of the tool catalogue.
 const (
 	ProviderOperaton = "operaton"
 	ProviderTriplyDB = "triplydb"
@@ -211,7 +211,7 @@ func toDefinition(d engine.DecisionDefinition) definition {
 	return out
 }
 
-// addOperaton registers the engine provider's tools (notes §10.5, plus
+// addOperaton registers the engine provider's tools (plus
 // decision_evaluate): the decision and deployment tools over o.Engine; the
 // process, task and incident tools answer "not configured" because
 // regelkit's engine has no process side yet.

@@ -8,7 +8,7 @@ import (
 	"github.com/regelkit/regelkit/sparql/graph"
 )
 
-// The rule catalogue (notes §7.5): five SELECT queries, one per slice.
+// The rule catalogue: five SELECT queries, one per slice.
 
 const prefixes = `PREFIX cpsv: <http://purl.org/vocab/cpsv#>
 PREFIX dct: <http://purl.org/dc/terms/>
@@ -167,7 +167,7 @@ func fetchOrganisations(ctx context.Context, ep sparql.Endpoint) ([]Organisation
 	return out, nil
 }
 
-// logo is the logo IRI when it is an http(s) URL, else null (notes §7.5).
+// logo is the logo IRI when it is an http(s) URL, else null.
 func logo(t graph.Term) *string {
 	if !t.IsIRI() {
 		return nil

@@ -1,5 +1,5 @@
-// Package public serves the business API's public content (spec §4.4,
-// notes §7.1–7.5): national news and provincial announcements from RSS 2.0
+// Package public serves the business API's public content (spec
+// §4.4): national news and provincial announcements from RSS 2.0
 // feeds, a products-and-services catalogue in the Samenwerkende Catalogi
 // 4.0 XML format, and the rule catalogue read from a knowledge graph with
 // five SPARQL queries.

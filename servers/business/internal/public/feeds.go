@@ -126,7 +126,7 @@ func optional(s string) *string {
 	return &s
 }
 
-// parseNews maps an RSS feed to news items (notes §7.2): untitled items are
+// parseNews maps an RSS feed to news items: untitled items are
 // dropped, feed order is kept.
 func parseNews(data []byte) ([]NewsItem, error) {
 	items, err := parseRSS(data)
@@ -154,7 +154,7 @@ func parseNews(data []byte) ([]NewsItem, error) {
 	return out, nil
 }
 
-// parseBerichten maps an RSS feed to announcements (notes §7.3); an item
+// parseBerichten maps an RSS feed to announcements; an item
 // without a date takes the refresh time.
 func parseBerichten(data []byte, refreshed time.Time) ([]Bericht, error) {
 	items, err := parseRSS(data)

@@ -29,7 +29,7 @@ func (e *TooLargeError) Error() string {
 }
 
 // errNoItems: a feed that parses to nothing is a failure, so the last good
-// copy stays (notes §7.1).
+// copy stays.
 var errNoItems = errors.New("the feed holds no usable items")
 
 // fetch GETs the source within its timeout and reads at most maxBytes: a

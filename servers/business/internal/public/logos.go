@@ -10,7 +10,7 @@ import (
 )
 
 // Logos of a TriplyDB knowledge graph are dataset assets: the graph names
-// a logo IRI whose last path segment is the asset's name (notes §7.5).
+// a logo IRI whose last path segment is the asset's name.
 
 // maxAssetsBytes bounds the assets listing.
 const maxAssetsBytes = 4 << 20

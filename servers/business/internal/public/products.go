@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// Product is a product or service (spec §2.3) plus the notes' soort.
+// Product is a product or service (spec §2.3) plus its soort (kind).
 type Product struct {
 	ID              string   `json:"id"`
 	Title           string   `json:"title"`
@@ -30,12 +30,12 @@ const maxXMLDepth = 256
 const maxFieldBytes = 64 << 10
 
 // cleanProduct is clean plus the catalogue's own clean-up: upstream
-// replaced every '@' by a space (notes §7.4).
+// replaced every '@' by a space.
 func cleanProduct(s string) string { return clean(strings.ReplaceAll(s, "@", " ")) }
 
 // parseProducts reads a Samenwerkende Catalogi 4.0 document: one scproduct
-// element per product, fields matched by local name at any depth within it
-// (notes §7.4). The decoder is non-strict with the HTML entities, so
+// element per product, fields matched by local name at any depth within it.
+// The decoder is non-strict with the HTML entities, so
 // &nbsp; and &euro; decode; untitled products are dropped.
 func parseProducts(data []byte) ([]Product, error) {
 	d := xml.NewDecoder(bytes.NewReader(data))
@@ -155,7 +155,7 @@ func product(fields map[string]*field, audience []string, index int) (Product, b
 	return p, true
 }
 
-// soort classifies a product by its title (notes §7.4).
+// soort classifies a product by its title.
 func soort(title string) string {
 	t := strings.ToLower(title)
 	switch {

@@ -137,7 +137,7 @@ func (p *Public) handleBerichten(w http.ResponseWriter, r *http.Request) error {
 	return serveFeed(p, p.berichten, w, r)
 }
 
-// handleBericht reads only the cache, fresh or stale (notes §7.3).
+// handleBericht reads only the cache, fresh or stale.
 func (p *Public) handleBericht(w http.ResponseWriter, r *http.Request) error {
 	id := mux.Vars(r)["id"]
 	if snap, ok := p.berichten.cache.peek(); ok {

@@ -43,7 +43,7 @@ type Config struct {
 	UserAgent string // sent on every outbound request
 
 	// Zero values: news and announcements 8 s and 5 MB, products 10 s and
-	// 20 MB, each catalogue query 10 s and 16 MB (notes §7).
+	// 20 MB, each catalogue query 10 s and 16 MB.
 	News, Berichten, Products, Catalogue Bounds
 
 	Logger *slog.Logger
@@ -297,7 +297,7 @@ func (p *Public) catalogue(ctx context.Context, force bool) (Catalogue, Catalogu
 	return out, meta, nil
 }
 
-// page reads limit and offset (notes §2.7): unusable or < 1 → default,
+// page reads limit and offset: unusable or < 1 → default,
 // above max → max, negative offset → 0; never a 400.
 func page(r *http.Request, def, maxLimit int) (limit, offset int) {
 	limit, err := strconv.Atoi(r.URL.Query().Get("limit"))

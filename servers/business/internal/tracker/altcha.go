@@ -19,7 +19,7 @@ import (
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 )
 
-// ALTCHA error codes (notes §7.7).
+// ALTCHA error codes.
 const (
 	CodeAltchaMissing       = "ALTCHA_MISSING"
 	CodeAltchaInvalid       = "ALTCHA_INVALID"

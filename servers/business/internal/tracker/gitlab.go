@@ -42,7 +42,7 @@ type gitlab struct {
 }
 
 // projectID encodes a project path once; a value that already holds %2F
-// is used as it is (notes §7.6).
+// is used as it is.
 func projectID(path string) string {
 	if strings.Contains(strings.ToUpper(path), "%2F") {
 		return path
@@ -78,7 +78,7 @@ type Upload struct {
 }
 
 // do sends one request and decodes a 2xx answer into out. Tracker failures
-// become the 502s of notes §7.6; the tracker's body goes to the log as an
+// become 502s; the tracker's body goes to the log as an
 // excerpt, never to the client.
 func (g *gitlab) do(ctx context.Context, timeout time.Duration, method, path, contentType string, body []byte, out any) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)

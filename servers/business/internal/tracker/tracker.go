@@ -38,7 +38,7 @@ type Config struct {
 	Now       func() time.Time
 }
 
-// Limits of the multipart routes (spec §8, notes §2.7).
+// Limits of the multipart routes (spec §8).
 const (
 	MaxFileBytes   = 10 << 20 // one screenshot or upload
 	MaxScreenshots = 5
@@ -262,7 +262,7 @@ func (t *Tracker) handleFeedback(w http.ResponseWriter, r *http.Request) error {
 	var shots []string
 	for _, f := range form.files {
 		if !strings.HasPrefix(f.contentType, "image/") {
-			continue // not an image: dropped (notes §7.6)
+			continue // not an image: dropped
 		}
 		up, err := t.gl.upload(r.Context(), f)
 		if err != nil {
@@ -306,7 +306,7 @@ func (t *Tracker) handleChallenge(w http.ResponseWriter, r *http.Request) error 
 	return httpapi.WriteJSON(w, http.StatusOK, c)
 }
 
-// handleMediaSearch: the guard of notes §7.8 in front of an empty result.
+// handleMediaSearch: the input guard in front of an empty result.
 func (t *Tracker) handleMediaSearch(w http.ResponseWriter, r *http.Request) error {
 	if t.cfg.MediaKey != "" {
 		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
@@ -335,7 +335,7 @@ type form struct {
 func (f *form) field(name string) string { return strings.TrimSpace(f.fields[name]) }
 
 // readForm reads a multipart form part by part (text fields and files in
-// any order, notes §12 #20): at most maxFieldBytes of text, at most
+// any order): at most maxFieldBytes of text, at most
 // maxFiles files under fileField, each at most MaxFileBytes. Its type is
 // sniffed from the content, never taken from the client.
 func readForm(r *http.Request, fileField string, maxFiles int) (*form, error) {
@@ -456,7 +456,7 @@ var amsterdam = func() *time.Location {
 	return loc
 }()
 
-// feedbackBody is the bilingual issue body of notes §7.6.
+// feedbackBody is the bilingual issue body a feedback submission becomes.
 func feedbackBody(name, org, role, contact, description string, at time.Time, screenshots []string) string {
 	var b strings.Builder
 	b.WriteString("## Indiener · Submitter\n\n| | |\n|---|---|\n")

@@ -29,7 +29,7 @@ type recorded struct {
 	FileData                                []byte
 }
 
-// fakeGitLab speaks the three GitLab v4 calls of notes §7.6 and records
+// fakeGitLab speaks the three GitLab v4 calls the tracker makes and records
 // what it was sent; status overrides the answer of a path suffix.
 type fakeGitLab struct {
 	srv     *httptest.Server

@@ -18,7 +18,7 @@ import (
 	"github.com/regelkit/regelkit/sparql/graph"
 )
 
-// DefaultMaxBodyBytes bounds request bodies (notes §3.5: 64 MiB).
+// DefaultMaxBodyBytes bounds request bodies (64 MiB).
 const DefaultMaxBodyBytes = 64 << 20
 
 // Options configure the backend.
@@ -103,7 +103,7 @@ PREFIX calc: <` + flint.NSCalc + `>
 PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
 `
 
-// Sources need all four fields (notes §3.3).
+// Sources need all four fields.
 const sourcesQuery = listPrefixes + `SELECT DISTINCT ?iri ?title ?date ?editor WHERE {
   GRAPH ?g { ?iri a src:Source ; src:hasTitle ?title ; src:editedBy ?e . ?e rdfs:label ?editor .
              ?event src:generates ?iri ; src:ends ?date . }
@@ -321,7 +321,7 @@ func (h *handler) saveTask(w http.ResponseWriter, r *http.Request) {
 }
 
 // errClass is the short error summary clients and logs see: never a URL,
-// token or store body (notes §3.6).
+// token or store body.
 func errClass(err error) string {
 	var le interface{ LimitExceeded() string }
 	var he *sparql.HTTPError

@@ -1,7 +1,7 @@
 // Package backend is the editor backend (spec area A §4.2): it lists the
 // sources and tasks of a graph store, exports a source as Turtle and a task as
 // TriG, and saves a task's new graphs, with the upstream messages and the
-// status codes of notes §3.6.
+// status codes the editor service answers.
 //
 // The store is any SPARQL 1.1 endpoint (EndpointStore over sparql.Endpoint:
 // the embedded memstore by default, TriplyDB, Virtuoso, Fuseki or GraphDB when

@@ -15,7 +15,7 @@ import (
 	"github.com/regelkit/regelkit/sparql/graph"
 )
 
-// GraphStore is what the backend needs of a graph store (notes §3.2).
+// GraphStore is what the backend needs of a graph store.
 type GraphStore interface {
 	// Select runs a SELECT query over all named graphs.
 	Select(ctx context.Context, query string) (*sparql.Results, error)

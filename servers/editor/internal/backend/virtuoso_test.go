@@ -140,7 +140,7 @@ func equalIso(t *testing.T, embedded, virtuoso http.Handler, path, body string) 
 
 // TestVirtuosoSameAnswers runs the backend against a real Virtuoso holding
 // the example sources and tasks and against the embedded store, and
-// requires the same answers (issue 23, "Measured by").
+// requires the same answers.
 func TestVirtuosoSameAnswers(t *testing.T) {
 	embedded, virtuoso := virtuosoTwin(t, false)
 

@@ -24,7 +24,7 @@ type Options struct {
 	// Store serves the standalone pages (graph names and downloads); nil
 	// leaves only the conversion endpoints.
 	Store backend.GraphStore
-	// APIKey, when set, is required in X-API-KEY by JSONToRDF (notes §3.8).
+	// APIKey, when set, is required in X-API-KEY by JSONToRDF.
 	APIKey string
 	// MaxBodyBytes bounds a request body; zero means 64 MiB.
 	MaxBodyBytes int64
@@ -119,7 +119,7 @@ func RDFToJSON(opts Options) http.Handler {
 }
 
 // graphIRI decodes the {graph_iri...} path value, repairing the
-// scheme:/host that path cleaning makes of scheme://host (notes §3.7).
+// scheme:/host that path cleaning makes of scheme://host.
 func graphIRI(r *http.Request) string {
 	raw := r.PathValue("graph_iri")
 	if dec, err := url.PathUnescape(raw); err == nil {

@@ -1,6 +1,6 @@
 // Package flint converts between FLINT RDF (acts, facts, claim-duties and
 // their sources, as named graphs of one task) and the editor's JSON
-// interpretation, losslessly in both directions (notes §2).
+// interpretation, losslessly in both directions.
 //
 // ToDataset builds the task, interpretation and source graphs of an editor
 // JSON interpretation; FromDataset reads them back. Both refuse bad input with

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 )
 
-// Task is the editor's JSON interpretation (notes §2.7).
+// Task is the editor's JSON interpretation.
 type Task struct {
 	ID             string      `json:"id"`
 	Type           string      `json:"type"`
@@ -118,7 +118,7 @@ func orEmpty(c *Construct) *Construct {
 	return c
 }
 
-// Construct is a node of a boolean precondition or subdivision (notes §2.5).
+// Construct is a node of a boolean precondition or subdivision.
 type Construct struct {
 	Frame    string       `json:"frame,omitempty"`
 	Negated  bool         `json:"isNegated"`

@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestNormalizeLegacy checks each legacy form of notes §2.7 against its
+// TestNormalizeLegacy checks each legacy form the editor still reads against its
 // canonical form written by hand.
 func TestNormalizeLegacy(t *testing.T) {
 	in := `{"id":"http://ontology.tno.nl/normengineering/editor#task-x","frames":[

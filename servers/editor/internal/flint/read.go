@@ -21,8 +21,8 @@ type Result struct {
 // task or a source.
 const ErrNothingFound = "No task or source found."
 
-// FromDataset reads an editor JSON interpretation from a task's graphs
-// (notes §3.7): the graph that holds the calc:Task, the interpretation graph
+// FromDataset reads an editor JSON interpretation from a task's graphs:
+// the graph that holds the calc:Task, the interpretation graph
 // it involves and its source graphs. A dataset with no task but one
 // src:Source root gives that source's Choppr document.
 func FromDataset(ctx context.Context, ds *graph.Dataset, opts Options) (*Result, error) {
@@ -436,7 +436,7 @@ func (r *reader) constructOf(n, p graph.Term, where string) *Construct {
 	return r.construct(o, where, 0, map[graph.Term]bool{})
 }
 
-// construct reads T(node) back (notes §2.5). The recursion follows the
+// construct reads T(node) back. The recursion follows the
 // data, so it is bounded by MaxDepth and refuses cycles.
 func (r *reader) construct(t graph.Term, where string, depth int, onPath map[graph.Term]bool) *Construct {
 	empty := &Construct{Children: []*Construct{}}

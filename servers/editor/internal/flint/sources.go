@@ -97,7 +97,7 @@ func (s *source) sentenceID(iri string) string {
 }
 
 // chopprContext is the JSON-LD context a rebuilt Choppr document uses
-// (notes §2.7: the same terms as the editor's documents).
+// (the same terms as the editor's documents).
 func chopprContext(base string) map[string]any {
 	return map[string]any{
 		"@base":            base,

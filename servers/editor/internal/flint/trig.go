@@ -11,7 +11,7 @@ import (
 
 // WriteTriG writes a dataset deterministically: the graph named first (the
 // task graph) before the others in IRI order, triples sorted within each
-// graph, the prefixes of notes §2.1.
+// graph, the prefixes of Prefixes.
 func WriteTriG(w io.Writer, ds *graph.Dataset, first graph.Term) error {
 	names := ds.Names()
 	slices.SortFunc(names, func(a, b graph.Term) int {

@@ -2,7 +2,7 @@ package flint
 
 import "github.com/regelkit/regelkit/sparql/graph"
 
-// Namespaces of notes §2.1.
+// Namespaces of the editor's vocabulary.
 const (
 	NSFlint  = "http://ontology.tno.nl/normengineering/flint#"
 	NSSrc    = "http://ontology.tno.nl/normengineering/source#"
@@ -19,7 +19,7 @@ const (
 )
 
 // Prefixes returns the prefixes every Turtle and TriG output declares,
-// exactly these and in this order (notes §2.1, a Decision).
+// exactly these and in this order (fixed, so outputs compare byte for byte).
 func Prefixes() *graph.Prefixes {
 	return graph.NewPrefixes(
 		"flint", NSFlint, "src", NSSrc, "editor", NSEditor, "calc", NSCalc,

@@ -40,8 +40,7 @@ func (w *writer) bnode() graph.Term {
 	return graph.Blank("b" + strconv.Itoa(w.blank))
 }
 
-// Normalize rewrites legacy input into the canonical form in place (notes
-// §2.7): subTypeId, a claim-duty's actorId, a missing interpretation,
+// Normalize rewrites legacy input into the canonical form in place: subTypeId, a claim-duty's actorId, a missing interpretation,
 // annotations on acts and claim-duties, the "not" operator, empty snippets.
 func Normalize(t *Task) {
 	if t.Interpretation == "" && strings.HasPrefix(t.ID, NSEditor+"task-") {
@@ -430,7 +429,7 @@ func (w *writer) snippetSentence(s Snippet) string {
 	return w.lookupSentence(s.DocumentID, s.SentenceID)
 }
 
-// construct writes T(c) of notes §2.5 and returns the term (zero when empty).
+// construct writes the triples of c and returns the term (zero when empty).
 func (w *writer) construct(g graph.Term, i int, field string, c *Construct, depth int) graph.Term {
 	if c.empty() {
 		return graph.Term{}

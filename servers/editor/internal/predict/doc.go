@@ -1,4 +1,4 @@
-// Package predict is the editor's prediction service (notes §4): for one
+// Package predict is the editor's prediction service: for one
 // Dutch sentence it labels each token as Actor, Action, Object, Recipient or
 // None, through a data-driven model registry with the spec's fallback and
 // error rules.

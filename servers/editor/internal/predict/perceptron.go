@@ -22,7 +22,7 @@ const FeatureSet = "regelkit-perceptron-features/1"
 
 // Perceptron is a structured perceptron tagger: emission weights per
 // feature and label, and label-transition weights decoded with Viterbi, so
-// that spans are labelled as a whole (notes §4.4).
+// that spans are labelled as a whole.
 type Perceptron struct {
 	Labels      []string             `json:"labels"`
 	Features    map[string][]float64 `json:"features"`
@@ -117,7 +117,7 @@ func affix(w string, n int, prefix bool) string {
 	return string(r[len(r)-n:])
 }
 
-// features lists the emission features of token i (notes §4.4: the word,
+// features lists the emission features of token i (the word,
 // its affixes and shape, the words at ±1 and ±2, the distance to the
 // nearest verb candidate).
 func features(tokens, lower []string, i int) []string {

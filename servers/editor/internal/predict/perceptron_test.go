@@ -110,7 +110,7 @@ func BenchmarkTrain(b *testing.B) {
 }
 
 // TestGoldenSentences pins the model's output on sentences outside the
-// corpus, annotated by hand per the guideline of notes §4.4.
+// corpus, annotated by hand per the corpus's annotation guideline.
 func TestGoldenSentences(t *testing.T) {
 	f, err := os.Open(modelDir + "/weights.json.gz")
 	if err != nil {

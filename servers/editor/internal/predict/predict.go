@@ -23,7 +23,7 @@ const (
 	KeyRules     = "regelkit-rules-nl"
 )
 
-// MaxBodyBytes bounds a prediction request (notes §4.5).
+// MaxBodyBytes bounds a prediction request.
 const MaxBodyBytes = 1 << 20
 
 // Options configure the prediction service.
@@ -34,7 +34,7 @@ type Options struct {
 	// DefaultModel is the key used when a request names none or an unknown
 	// one; empty means bertje_2022_e4 (spec §2).
 	DefaultModel string
-	// APIKey, when set, is required in X-API-KEY (notes §3.8).
+	// APIKey, when set, is required in X-API-KEY.
 	APIKey string
 
 	cache *modelCache

@@ -15,7 +15,7 @@ const (
 	None      = "None"
 )
 
-// Tokenize splits text as the BERT basic tokenizer does (notes §4.4): a
+// Tokenize splits text as the BERT basic tokenizer does: a
 // maximal run of letters and digits, allowing an inner hyphen or apostrophe, or a
 // single other non-space character. Every token is a substring of text, in
 // order.
@@ -58,7 +58,7 @@ type Piece struct {
 	Token, Label string
 }
 
-// rawLabels renames both upstream label sets (notes §4.3).
+// rawLabels renames both upstream label sets.
 var rawLabels = map[string]string{
 	"O": None, "V": Action, "ACTION": Action, "ACTOR": Actor,
 	"OBJ": Object, "OBJECT": Object, "REC": Recipient, "RECIPIENT": Recipient,

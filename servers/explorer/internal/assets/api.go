@@ -371,7 +371,7 @@ func quote(s string) string {
 	return string(b)
 }
 
-// processFromBody reads an upsert body (explorer notes §10.2); the error is 400
+// processFromBody reads an upsert body; the error is 400
 // INVALID_REQUEST naming every field at fault.
 func processFromBody(f *fields) (Process, error) {
 	p := Process{
@@ -396,7 +396,7 @@ func processFromBody(f *fields) (Process, error) {
 	return p, f.err()
 }
 
-// formFromBody reads an upsert body (explorer notes §10.2); the error is 400
+// formFromBody reads an upsert body; the error is 400
 // INVALID_REQUEST naming every field at fault.
 func formFromBody(f *fields) (Form, error) {
 	form := Form{
@@ -416,7 +416,7 @@ func formFromBody(f *fields) (Form, error) {
 	return form, f.err()
 }
 
-// templateFromBody reads an upsert body (explorer notes §10.2); the error is 400
+// templateFromBody reads an upsert body; the error is 400
 // INVALID_REQUEST naming every field at fault.
 func templateFromBody(f *fields) (DocumentTemplate, error) {
 	d := DocumentTemplate{

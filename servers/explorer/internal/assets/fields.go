@@ -10,7 +10,7 @@ import (
 )
 
 // fields reads an upsert body member by member and collects every field
-// error, in the forms of the explorer notes (§10.2): "<field> is required",
+// error, in these forms: "<field> is required",
 // "<field> must be a string | an integer | an array | an array of strings |
 // an object", "<field> must be one of: a, b", "<field> must not be blank".
 // JSON null counts as absent; a body that is not an object has no fields.

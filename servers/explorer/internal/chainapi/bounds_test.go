@@ -13,8 +13,8 @@ import (
 	"github.com/regelkit/regelkit/servers/explorer/internal/chainapi"
 )
 
-// TestRepeatedExportsKeepOneDeployment: issue 14's "every export keeps its
-// deployment" (3 calls → +1.5 GB). Exporting the same chain under the same
+// TestRepeatedExportsKeepOneDeployment: every export once kept its
+// deployment (3 calls → +1.5 GB). Exporting the same chain under the same
 // name ten times through the router leaves one deployment of that name;
 // exporting another chain under it replaces it.
 func TestRepeatedExportsKeepOneDeployment(t *testing.T) {

@@ -5,12 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
-	"sync"
-	"time"
 	"unicode/utf8"
 
 	"github.com/gorilla/mux"
@@ -38,7 +36,9 @@ type Deps struct {
 	// called with ""). A refusal should be an *httpapi.Error (400); any
 	// other error is reported as 400 INVALID_REQUEST too.
 	Resolve func(ctx context.Context, endpoint string) (sparql.Endpoint, error)
-	// Catalog caches model listings per endpoint URL.
+	// Catalog is the one bounded cache of model listings (the models and
+	// their JSON) per endpoint URL; every route that reads a listing goes
+	// through it.
 	Catalog *chain.Catalog
 	// Engine evaluates chains and holds the deployed models.
 	Engine engine.Decisions
@@ -51,28 +51,6 @@ type Deps struct {
 
 type handlers struct {
 	Deps
-
-	// encoded keeps the JSON of the latest listing per endpoint: a cached
-	// listing of 10,000 models is ~10 MB of JSON, and encoding it again
-	// for every cache hit cost most of the cached call's time. Callers
-	// name endpoints freely: at most maxEncodedListings entries and
-	// maxEncodedBytes of JSON are kept.
-	mu           sync.Mutex
-	encoded      map[string]encodedListing
-	encodedBytes int
-}
-
-// Bounds of the encoded-listing cache: as many listings as the catalog
-// keeps by default, and a total size.
-const (
-	maxEncodedListings = chain.DefaultMaxEndpoints
-	maxEncodedBytes    = 64 << 20
-)
-
-type encodedListing struct {
-	first *chain.Model // identity of the cached listing (its backing array)
-	n     int
-	json  []byte
 }
 
 // Register adds the model, chain and query-proxy routes; Resolve and
@@ -89,7 +67,7 @@ func Register(r *httpapi.Router, deps Deps) {
 	if deps.Catalog == nil {
 		deps.Catalog = &chain.Catalog{Logger: deps.Logger}
 	}
-	h := &handlers{Deps: deps, encoded: map[string]encodedListing{}}
+	h := &handlers{Deps: deps}
 	for _, rt := range h.routes() {
 		var opts []httpapi.RouteOption
 		if rt.legacy {
@@ -132,69 +110,20 @@ func (h *handlers) listDMNs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	models, cached, err := h.Catalog.Models(r.Context(), key, ep, isRefresh(r))
+	listing, cached, err := h.Catalog.Listing(r.Context(), key, ep, isRefresh(r))
 	if err != nil {
 		return queryError("Failed to list DMNs", err)
-	}
-	dmns, err := h.encodeListing(key, models)
-	if err != nil {
-		return err
 	}
 	endpoint, err := httpapi.MarshalJSON(key)
 	if err != nil {
 		return err
 	}
-	endpoint = bytes.TrimSuffix(endpoint, []byte("\n"))
-	// {success, data:{dmns, endpoint, cached}, timestamp}, written directly
-	// so the (possibly reused) listing JSON is not parsed again.
-	var buf bytes.Buffer
-	buf.Grow(len(dmns) + len(endpoint) + 128)
-	buf.WriteString(`{"success":true,"data":{"dmns":`)
-	buf.Write(dmns)
-	buf.WriteString(`,"endpoint":`)
-	buf.Write(endpoint)
-	fmt.Fprintf(&buf, `,"cached":%t},"timestamp":"%s"}`+"\n", cached, httpapi.Timestamp(time.Now()))
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(http.StatusOK)
-	_, err = w.Write(buf.Bytes())
-	return err
-}
-
-// encodeListing returns the JSON array of models, reusing the encoding of
-// the same cached listing.
-func (h *handlers) encodeListing(key string, models []chain.Model) ([]byte, error) {
-	if len(models) == 0 {
-		return []byte("[]"), nil
-	}
-	h.mu.Lock()
-	e, ok := h.encoded[key]
-	h.mu.Unlock()
-	if ok && e.first == &models[0] && e.n == len(models) {
-		return e.json, nil
-	}
-	data, err := httpapi.MarshalJSON(models)
-	if err != nil {
-		return nil, err
-	}
-	data = bytes.TrimSuffix(data, []byte("\n"))
-	if len(data) > maxEncodedBytes/4 {
-		return data, nil // too large to keep beside others
-	}
-	h.mu.Lock()
-	if old, ok := h.encoded[key]; ok {
-		h.encodedBytes -= len(old.json)
-		delete(h.encoded, key)
-	}
-	// When full, start afresh: an encoding costs one listing's JSON
-	// marshalling, far less than the listing itself, which the catalog keeps.
-	if len(h.encoded) >= maxEncodedListings || h.encodedBytes+len(data) > maxEncodedBytes {
-		clear(h.encoded)
-		h.encodedBytes = 0
-	}
-	h.encoded[key] = encodedListing{first: &models[0], n: len(models), json: data}
-	h.encodedBytes += len(data)
-	h.mu.Unlock()
-	return data, nil
+	// data is {dmns, endpoint, cached}; the listing's JSON comes encoded
+	// from the catalog, so a cached answer is never encoded again.
+	return httpapi.WriteEncodedData(w, http.StatusOK,
+		[]byte(`{"dmns":`), listing.JSON,
+		[]byte(`,"endpoint":`), bytes.TrimSuffix(endpoint, []byte("\n")),
+		[]byte(`,"cached":`+strconv.FormatBool(cached)+`}`))
 }
 
 func (h *handlers) getDMN(w http.ResponseWriter, r *http.Request) error {

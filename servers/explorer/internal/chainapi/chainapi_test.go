@@ -252,7 +252,7 @@ func TestGetDMN(t *testing.T) {
 func TestLiteralPathsBeforeIdentifier(t *testing.T) {
 	e := newEnv(t, nil)
 	// the three local-pass models alone: 10 exact pairs, no semantic
-	// pairs, no equivalences, no cycles (explorer notes §3.6)
+	// pairs, no equivalences, no cycles
 	pairs := arr(t, data(t, e.c.Get("/v1/dmns/enhanced-chain-links"+q(lpURL)), 200))
 	count := map[string]int{}
 	for _, p := range pairs {
@@ -332,7 +332,7 @@ func TestChains(t *testing.T) {
 	e.c.Get("/v1/chains"+q(failing.URL)).ExpectError(t, 502, "DISCOVERY_ERROR")
 }
 
-// workedExample is the local-pass test oracle (explorer notes §5.5).
+// workedExample is the local-pass test oracle.
 func workedExample() map[string]any {
 	return map[string]any{
 		"dagVanAanvraag": "2025-12-24", "geboortedatumAanvrager": "1980-01-23", "geboortedatumPartner": "1982-05-15",
@@ -495,7 +495,7 @@ func TestExecuteLocalPass(t *testing.T) {
 		t.Errorf("step outputs %v %v", s1, s2)
 	}
 
-	// boundary cases over HTTP (notes §5.6)
+	// boundary cases over HTTP
 	for _, tc := range []struct {
 		changes map[string]any
 		want    string

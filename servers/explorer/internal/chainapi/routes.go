@@ -25,7 +25,7 @@ func badEndpoint() openapi.Response {
 }
 
 // routes lists the routes in registration order: the literal /v1/dmns/…
-// paths before /v1/dmns/{identifier} (explorer notes §11 item 16).
+// paths before /v1/dmns/{identifier}.
 func (h *handlers) routes() []route {
 	queryFailure := openapi.Failure("the knowledge-graph endpoint failed (502) or did not answer in time (504); the message carries the reason", CodeQueryError)
 	return []route{

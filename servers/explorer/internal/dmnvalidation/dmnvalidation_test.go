@@ -237,7 +237,7 @@ func TestOpenAPI(t *testing.T) {
 	}
 }
 
-// TestINT007ReproductionIsSmall is issue 14's 31 KB model whose input
+// TestINT007ReproductionIsSmall is a 31 KB model whose input
 // expression uses 4,000 undeclared names: the response used to repeat the
 // whole expression in each of 4,000 issues (125 MB); now it lists 20 names
 // and counts the rest, in well under 100 KB.

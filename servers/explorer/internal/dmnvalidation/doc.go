@@ -2,6 +2,8 @@
 // unauthenticated DMN validation: it decodes {content}, runs the five check
 // layers of dmn/validate and answers the report in the envelope.
 //
-// The lead wires it into the explorer with dmnvalidation.Register(router),
-// before any /v1/dmns/{identifier} route.
+// The explorer mounts it before any /v1/dmns/{identifier} route, which
+// would otherwise shadow it:
+//
+//	dmnvalidation.Register(router)
 package dmnvalidation

@@ -17,7 +17,7 @@ import (
 	"github.com/regelkit/regelkit/servers/internal/upstream"
 )
 
-// Error codes of live failures (explorer notes §9.3), all HTTP 500.
+// Error codes of live failures, all HTTP 500.
 const (
 	CodeWorkspaceFailed = "EDOCS_WORKSPACE_FAILED"
 	CodeUploadFailed    = "EDOCS_UPLOAD_FAILED"

@@ -260,8 +260,8 @@ func TestRoutesAreDocumented(t *testing.T) {
 }
 
 // TestStubWorkingSetThroughTheRouter: 20 uploads of 100 KB names into a
-// stub bounded to 1 MB of names list the 10 newest (issue 14: the stub
-// kept every upload, +1.2 GB).
+// stub bounded to 1 MB of names list the 10 newest (the stub
+// once kept every upload, +1.2 GB).
 func TestStubWorkingSetThroughTheRouter(t *testing.T) {
 	stub := docmgmt.NewStub(docmgmt.StubConfig{MaxBytes: 1 << 20})
 	c, _ := newServer(t, stub)

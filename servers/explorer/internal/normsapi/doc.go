@@ -1,7 +1,7 @@
 // Package normsapi serves GET /v1/norms, the explorer's legal norms under
-// the stability contract (explorer spec "GET /v1/norms", §9; notes §8): it
+// the stability contract (explorer spec "GET /v1/norms", §9): it
 // validates rulesetid, applicable_date, cprmv_version and endpoint (400
-// INVALID_REQUEST with the message of notes §8.3), asks a norms.Service and
+// INVALID_REQUEST naming the field and its pattern), asks a norms.Service and
 // answers the rules with their dataset versions in the envelope.
 //
 // Caching follows the spec's table. A fully versioned response (every
@@ -19,7 +19,7 @@
 // A Deprecation option adds Deprecation, Sunset and a successor Link to
 // every response once /v2/norms exists; it is off by default.
 //
-// The lead wires it into the explorer with the embedded knowledge graph as
+// The explorer mounts it with the embedded knowledge graph as
 // the default endpoint:
 //
 //	normsapi.Register(router, normsapi.Deps{
@@ -28,11 +28,6 @@
 //		Resolve:  resolve, // outbound policy; the explorer's own URL in-process
 //	})
 //
-// Figures: a 304 for one ruleset through the real router and middleware on
-// the embedded example data (latency of every request recorded, 2 shared
-// cores at load average ~20 while other builds ran, so noisy):
-//
-//	go test -run XXX -bench . -benchtime 20000x ./servers/explorer/internal/normsapi/
-//	BenchmarkNotModified         p50   8 µs   p99  ~0.1 ms  (target: p99 < 2 ms)
-//	BenchmarkFullSingleRuleset   p50 290 µs   p99  ~9 ms    (rules query and encoding)
+// The latency of a 304 through the real router and middleware is in
+// the README's performance table.
 package normsapi

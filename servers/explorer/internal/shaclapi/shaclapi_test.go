@@ -37,7 +37,7 @@ const prefixes = `@prefix cv:    <http://data.europa.eu/m8g/> .
 
 const flevoland = "https://organisaties.overheid.nl/14866/Provincie_Flevoland"
 
-// Test files (scenarios of the explorer notes §6.8).
+// Test files (the validation scenarios: valid and invalid uploads of each layer).
 var (
 	orgFail = prefixes + `
 <` + flevoland + `> a cv:PublicOrganisation ;

@@ -1,6 +1,3 @@
-// Package benchdata generates the Turtle document that the sparql/graph
-// benchmarks parse, so other parsers (such as the npm package n3) can be
-// timed on exactly the same input.
 package benchdata
 
 import (

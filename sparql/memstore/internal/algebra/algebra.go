@@ -1,6 +1,3 @@
-// Package algebra parses SPARQL 1.1 queries and updates and translates them
-// into the SPARQL algebra (SPARQL 1.1 §18): a plain tree of nodes that the
-// engine evaluates and that String prints for tests and debugging.
 package algebra
 
 import (
