@@ -77,7 +77,7 @@ func wantLimit(t *testing.T, err error, limit string, bound int64) {
 	}
 }
 
-// The out-of-memory and runaway reproductions of issue 14 end quickly in
+// Hostile ~100-byte queries that once ran out of memory or ran for minutes end quickly in
 // a LimitError, with the heap growing by less than 200 MB.
 func TestHostileQueriesStopAtLimits(t *testing.T) {
 	if testing.Short() {

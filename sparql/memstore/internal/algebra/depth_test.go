@@ -94,7 +94,7 @@ func pathDepth(p Path) int {
 	return 1
 }
 
-// The reproductions of issue 14: each nested construct ends in a
+// Deeply nested queries that once overflowed the stack: each nested construct ends in a
 // positioned syntax error at the token that passes the bound, never in a
 // stack overflow. Columns are counted by hand from the prefixes.
 func TestNestingLimitPositioned(t *testing.T) {
