@@ -98,6 +98,19 @@ func compressible(contentType string) bool {
 	return false
 }
 
+// ensureVary keeps "Accept-Encoding" in Vary when a handler replaced the
+// header Compress added (Set("Vary", "Accept")).
+func ensureVary(h http.Header) {
+	for _, v := range h.Values("Vary") {
+		for part := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(part), "Accept-Encoding") {
+				return
+			}
+		}
+	}
+	h.Add("Vary", "Accept-Encoding")
+}
+
 // compressWriter holds the first CompressMinBytes of a body back to decide
 // whether to compress: a short body goes out as it is.
 type compressWriter struct {
@@ -176,6 +189,7 @@ func (c *compressWriter) decide(body []byte) {
 		return
 	}
 	c.decided = true
+	ensureVary(h)
 	h.Del("Content-Length")
 	h.Set("Content-Encoding", "gzip")
 	c.gz = gzipWriters.Get().(*gzip.Writer)
@@ -186,6 +200,7 @@ func (c *compressWriter) decide(body []byte) {
 // passThrough sends the held status and stops looking.
 func (c *compressWriter) passThrough() {
 	c.decided = true
+	ensureVary(c.ResponseWriter.Header())
 	if c.status != 0 {
 		c.ResponseWriter.WriteHeader(c.status)
 	}
