@@ -37,6 +37,11 @@ type HandlerOptions struct {
 	MountPath string
 	// Logger receives one line per failed request; nil discards.
 	Logger *slog.Logger
+	// Explain lets a query request carry explain=true to get, instead of
+	// its results, the plans its evaluation chose (Store.Explain) as
+	// text/plain. A debugging aid: the query still runs in full under
+	// its limits. Off, the parameter is ignored.
+	Explain bool
 }
 
 // Handler returns an http.Handler that serves the store over the SPARQL
@@ -246,7 +251,18 @@ func (h *handler) update(ctx context.Context, w http.ResponseWriter, r *http.Req
 // query runs a query and writes its results or graph in the negotiated
 // format.
 func (h *handler) query(ctx context.Context, w http.ResponseWriter, r *http.Request, query string, params url.Values) {
-	q, x, err := h.s.prepare(ctx, query, QueryOptions{Base: h.endpointURL(r), DefaultGraphs: params["default-graph-uri"], NamedGraphs: params["named-graph-uri"]})
+	opts := QueryOptions{Base: h.endpointURL(r), DefaultGraphs: params["default-graph-uri"], NamedGraphs: params["named-graph-uri"]}
+	if h.opts.Explain && params.Get("explain") == "true" {
+		plan, err := h.s.Explain(ctx, query, opts)
+		if err != nil {
+			h.failErr(w, r, err)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		io.WriteString(w, plan)
+		return
+	}
+	q, x, err := h.s.prepare(ctx, query, opts)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
