@@ -129,7 +129,7 @@ func TestSelectStreamsToSlowReader(t *testing.T) {
 	if rows := logs.answered(); rows != "" {
 		t.Fatalf("the evaluation finished (%s rows) while the reader read nothing: rows are buffered without bound", rows)
 	}
-	// Count rows without holding the 25 MB body, whose copy would weigh on
+	// Count rows without holding the 17 MB body, whose copy would weigh on
 	// the heap measured.
 	cnt := &rowCounter{}
 	_, err = io.Copy(cnt, br)
@@ -203,6 +203,32 @@ func TestStreamedSelectLimits(t *testing.T) {
 		}
 		if readErr == nil {
 			t.Errorf("MaxRows %d: read %d bytes without error (ends %q); want the connection cut", tc.maxRows, len(body), body[max(0, len(body)-20):])
+		}
+	}
+}
+
+// BenchmarkHandlerSelect150k serves the 150,000-row SELECT of
+// TestSelectStreamsToSlowReader over HTTP as JSON.
+func BenchmarkHandlerSelect150k(b *testing.B) {
+	s := New()
+	quads := make([]graph.Quad, 0, 150_000)
+	for i := range 150_000 {
+		quads = append(quads, graph.Quad{S: graph.IRI("http://example.org/regel/" + strconv.Itoa(i)), P: graph.IRI("http://example.org/label"), O: graph.String("regel nummer " + strconv.Itoa(i))})
+	}
+	s.Add(quads...)
+	srv := httptest.NewServer(s.Handler(HandlerOptions{}))
+	defer srv.Close()
+	u := srv.URL + "?query=" + url.QueryEscape(`SELECT ?s ?label WHERE { ?s <http://example.org/label> ?label }`)
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, err := srv.Client().Get(u)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, _ := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || n < 17_000_000 {
+			b.Fatalf("status %d, %d bytes", resp.StatusCode, n)
 		}
 	}
 }
