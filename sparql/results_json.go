@@ -51,23 +51,51 @@ type byteWriter interface {
 }
 
 func writeJSONTo(w byteWriter, r *Results) {
+	vars := r.varsOf()
+	writeJSONHead(w, vars, r.Link, r.Boolean == nil)
+	if r.Boolean != nil {
+		fmt.Fprintf(w, `"boolean":%t}`, *r.Boolean)
+		return
+	}
+	w.WriteString(`"results":{"bindings":[`)
+	row := make([]graph.Term, len(vars))
+	for i, s := range r.Solutions {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		writeJSONRow(w, vars, solutionRow(row, vars, s))
+	}
+	w.WriteString("]}}")
+}
+
+// solutionRow fills row with s's values of vars (zero Terms for unbound).
+func solutionRow(row []graph.Term, vars []string, s Solution) []graph.Term {
+	for i, v := range vars {
+		row[i] = s[v]
+	}
+	return row
+}
+
+// writeJSONHead writes the document's start up to its "results" or
+// "boolean" member; vars only for a SELECT result.
+func writeJSONHead(w byteWriter, vars, link []string, selectResult bool) {
 	w.WriteString(`{"head":{`)
-	if r.Boolean == nil {
+	if selectResult {
 		w.WriteString(`"vars":[`)
-		for i, v := range r.varsOf() {
+		for i, v := range vars {
 			if i > 0 {
 				w.WriteByte(',')
 			}
 			writeJSONString(w, v)
 		}
 		w.WriteByte(']')
-		if len(r.Link) > 0 {
+		if len(link) > 0 {
 			w.WriteByte(',')
 		}
 	}
-	if len(r.Link) > 0 {
+	if len(link) > 0 {
 		w.WriteString(`"link":[`)
-		for i, l := range r.Link {
+		for i, l := range link {
 			if i > 0 {
 				w.WriteByte(',')
 			}
@@ -76,34 +104,26 @@ func writeJSONTo(w byteWriter, r *Results) {
 		w.WriteByte(']')
 	}
 	w.WriteString("},")
-	if r.Boolean != nil {
-		fmt.Fprintf(w, `"boolean":%t}`, *r.Boolean)
-		return
-	}
-	w.WriteString(`"results":{"bindings":[`)
-	vars := r.varsOf()
-	for i, s := range r.Solutions {
-		if i > 0 {
+}
+
+// writeJSONRow writes one binding object; row[i] is the value of vars[i].
+func writeJSONRow(w byteWriter, vars []string, row []graph.Term) {
+	w.WriteByte('{')
+	first := true
+	for i, v := range vars {
+		t := row[i]
+		if t.IsZero() {
+			continue
+		}
+		if !first {
 			w.WriteByte(',')
 		}
-		w.WriteByte('{')
-		first := true
-		for _, v := range vars {
-			t, ok := s[v]
-			if !ok || t.IsZero() {
-				continue
-			}
-			if !first {
-				w.WriteByte(',')
-			}
-			first = false
-			writeJSONString(w, v)
-			w.WriteByte(':')
-			writeJSONTerm(w, t)
-		}
-		w.WriteByte('}')
+		first = false
+		writeJSONString(w, v)
+		w.WriteByte(':')
+		writeJSONTerm(w, t)
 	}
-	w.WriteString("]}}")
+	w.WriteByte('}')
 }
 
 func writeJSONTerm(w byteWriter, t graph.Term) {

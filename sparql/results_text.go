@@ -24,6 +24,15 @@ func WriteCSV(w io.Writer, r *Results) error {
 		return bw.Flush()
 	}
 	vars := r.varsOf()
+	writeCSVHead(bw, vars)
+	row := make([]graph.Term, len(vars))
+	for _, s := range r.Solutions {
+		writeCSVRow(bw, solutionRow(row, vars, s))
+	}
+	return bw.Flush()
+}
+
+func writeCSVHead(bw *bufio.Writer, vars []string) {
 	for i, v := range vars {
 		if i > 0 {
 			bw.WriteByte(',')
@@ -31,24 +40,23 @@ func WriteCSV(w io.Writer, r *Results) error {
 		writeCSVField(bw, v)
 	}
 	bw.WriteString("\r\n")
-	for _, s := range r.Solutions {
-		for i, v := range vars {
-			if i > 0 {
-				bw.WriteByte(',')
-			}
-			t, ok := s[v]
-			if !ok || t.IsZero() {
-				continue
-			}
-			if t.IsBlank() {
-				writeCSVField(bw, "_:"+t.Value)
-			} else {
-				writeCSVField(bw, t.Value)
-			}
+}
+
+func writeCSVRow(bw *bufio.Writer, row []graph.Term) {
+	for i, t := range row {
+		if i > 0 {
+			bw.WriteByte(',')
 		}
-		bw.WriteString("\r\n")
+		if t.IsZero() {
+			continue
+		}
+		if t.IsBlank() {
+			writeCSVField(bw, "_:"+t.Value)
+		} else {
+			writeCSVField(bw, t.Value)
+		}
 	}
-	return bw.Flush()
+	bw.WriteString("\r\n")
 }
 
 func writeCSVField(w *bufio.Writer, s string) {
@@ -76,6 +84,15 @@ func WriteTSV(w io.Writer, r *Results) error {
 		return bw.Flush()
 	}
 	vars := r.varsOf()
+	writeTSVHead(bw, vars)
+	row := make([]graph.Term, len(vars))
+	for _, s := range r.Solutions {
+		writeTSVRow(bw, solutionRow(row, vars, s))
+	}
+	return bw.Flush()
+}
+
+func writeTSVHead(bw *bufio.Writer, vars []string) {
 	for i, v := range vars {
 		if i > 0 {
 			bw.WriteByte('\t')
@@ -84,20 +101,19 @@ func WriteTSV(w io.Writer, r *Results) error {
 		bw.WriteString(v)
 	}
 	bw.WriteByte('\n')
-	for _, s := range r.Solutions {
-		for i, v := range vars {
-			if i > 0 {
-				bw.WriteByte('\t')
-			}
-			t, ok := s[v]
-			if !ok || t.IsZero() {
-				continue
-			}
-			bw.WriteString(tsvTerm(t))
+}
+
+func writeTSVRow(bw *bufio.Writer, row []graph.Term) {
+	for i, t := range row {
+		if i > 0 {
+			bw.WriteByte('\t')
 		}
-		bw.WriteByte('\n')
+		if t.IsZero() {
+			continue
+		}
+		bw.WriteString(tsvTerm(t))
 	}
-	return bw.Flush()
+	bw.WriteByte('\n')
 }
 
 func tsvTerm(t graph.Term) string {

@@ -15,66 +15,78 @@ const resultsNS = "http://www.w3.org/2005/sparql-results#"
 // WriteXML writes r in the SPARQL Query Results XML Format.
 func WriteXML(w io.Writer, r *Results) error {
 	bw := bufio.NewWriter(w)
-	bw.WriteString(`<?xml version="1.0"?>` + "\n" + `<sparql xmlns="` + resultsNS + `">` + "\n<head>\n")
-	if r.Boolean == nil {
-		for _, v := range r.varsOf() {
-			bw.WriteString(`<variable name="`)
-			xmlEscape(bw, v)
-			bw.WriteString("\"/>\n")
-		}
-	}
-	for _, l := range r.Link {
-		bw.WriteString(`<link href="`)
-		xmlEscape(bw, l)
-		bw.WriteString("\"/>\n")
-	}
-	bw.WriteString("</head>\n")
+	vars := r.varsOf()
+	writeXMLHead(bw, vars, r.Link, r.Boolean == nil)
 	if r.Boolean != nil {
 		fmt.Fprintf(bw, "<boolean>%t</boolean>\n</sparql>\n", *r.Boolean)
 		return bw.Flush()
 	}
 	bw.WriteString("<results>\n")
-	vars := r.varsOf()
+	row := make([]graph.Term, len(vars))
 	for _, s := range r.Solutions {
-		bw.WriteString("<result>")
-		for _, v := range vars {
-			t, ok := s[v]
-			if !ok || t.IsZero() {
-				continue
-			}
-			bw.WriteString(`<binding name="`)
-			xmlEscape(bw, v)
-			bw.WriteString(`">`)
-			switch t.Kind {
-			case graph.KindIRI:
-				bw.WriteString("<uri>")
-				xmlEscape(bw, t.Value)
-				bw.WriteString("</uri>")
-			case graph.KindBlank:
-				bw.WriteString("<bnode>")
-				xmlEscape(bw, t.Value)
-				bw.WriteString("</bnode>")
-			default:
-				bw.WriteString("<literal")
-				if t.Lang != "" {
-					bw.WriteString(` xml:lang="`)
-					xmlEscape(bw, t.Lang)
-					bw.WriteString(`"`)
-				} else if t.Datatype != "" && t.Datatype != graph.XSDString {
-					bw.WriteString(` datatype="`)
-					xmlEscape(bw, t.Datatype)
-					bw.WriteString(`"`)
-				}
-				bw.WriteString(">")
-				xmlEscape(bw, t.Value)
-				bw.WriteString("</literal>")
-			}
-			bw.WriteString("</binding>")
-		}
-		bw.WriteString("</result>\n")
+		writeXMLRow(bw, vars, solutionRow(row, vars, s))
 	}
 	bw.WriteString("</results>\n</sparql>\n")
 	return bw.Flush()
+}
+
+// writeXMLHead writes the document's start through </head>; variables
+// only for a SELECT result.
+func writeXMLHead(bw *bufio.Writer, vars, link []string, selectResult bool) {
+	bw.WriteString(`<?xml version="1.0"?>` + "\n" + `<sparql xmlns="` + resultsNS + `">` + "\n<head>\n")
+	if selectResult {
+		for _, v := range vars {
+			bw.WriteString(`<variable name="`)
+			xmlEscape(bw, v)
+			bw.WriteString("\"/>\n")
+		}
+	}
+	for _, l := range link {
+		bw.WriteString(`<link href="`)
+		xmlEscape(bw, l)
+		bw.WriteString("\"/>\n")
+	}
+	bw.WriteString("</head>\n")
+}
+
+// writeXMLRow writes one <result>; row[i] is the value of vars[i].
+func writeXMLRow(bw *bufio.Writer, vars []string, row []graph.Term) {
+	bw.WriteString("<result>")
+	for i, v := range vars {
+		t := row[i]
+		if t.IsZero() {
+			continue
+		}
+		bw.WriteString(`<binding name="`)
+		xmlEscape(bw, v)
+		bw.WriteString(`">`)
+		switch t.Kind {
+		case graph.KindIRI:
+			bw.WriteString("<uri>")
+			xmlEscape(bw, t.Value)
+			bw.WriteString("</uri>")
+		case graph.KindBlank:
+			bw.WriteString("<bnode>")
+			xmlEscape(bw, t.Value)
+			bw.WriteString("</bnode>")
+		default:
+			bw.WriteString("<literal")
+			if t.Lang != "" {
+				bw.WriteString(` xml:lang="`)
+				xmlEscape(bw, t.Lang)
+				bw.WriteString(`"`)
+			} else if t.Datatype != "" && t.Datatype != graph.XSDString {
+				bw.WriteString(` datatype="`)
+				xmlEscape(bw, t.Datatype)
+				bw.WriteString(`"`)
+			}
+			bw.WriteString(">")
+			xmlEscape(bw, t.Value)
+			bw.WriteString("</literal>")
+		}
+		bw.WriteString("</binding>")
+	}
+	bw.WriteString("</result>\n")
 }
 
 func xmlEscape(w *bufio.Writer, s string) {

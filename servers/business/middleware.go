@@ -27,10 +27,12 @@ func isBRP(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, brpPrefi
 
 // Handler is the router behind the business API's middleware chain,
 // outermost first: panic recovery, request ID, API-Version, client IP,
-// security headers, CORS, rate limiter, access log, audit hook.
+// security headers, CORS, rate limiter, access log, gzip compression,
+// audit hook.
 func (a *app) Handler() http.Handler {
 	var h http.Handler = a.router
 	h = a.auditHook(h)
+	h = httpapi.Compress(h)
 	h = a.accessLog(h)
 	h = ratelimit.Middleware(a.limiter, h, ratelimit.MiddlewareOptions{
 		Key:    func(r *http.Request) string { return clientIPFrom(r.Context()) },

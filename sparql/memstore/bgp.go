@@ -14,6 +14,12 @@ type opBGP struct {
 	filters []bgpFilter
 	vars    []int // slots of the variables in the BGP
 	plans   map[uint64]*bgpPlan
+
+	// for Explain only: the operator's number, the names of vars and the
+	// patterns as written
+	explainID int
+	varNames  []string
+	patText   []string
 }
 
 type bgpFilter struct {
@@ -61,6 +67,15 @@ func (c *compiler) compileBGP(n *algebra.BGP, filters []algebra.Expr) op {
 			}
 		}
 	}
+	if c.x.explain != nil {
+		o.explainID = c.x.explain.id()
+		for _, t := range n.Patterns {
+			o.patText = append(o.patText, termText(t.S)+" "+termText(t.P)+" "+termText(t.O))
+		}
+		for _, sl := range o.vars {
+			o.varNames = append(o.varNames, c.names[sl])
+		}
+	}
 	for _, f := range filters {
 		bf := bgpFilter{expr: c.compileExpr(f)}
 		for v := range c.x.an.MentionedExpr(f) {
@@ -89,6 +104,9 @@ func (o *opBGP) run(x *exec, ag active, b binding, yield yieldFn) bool {
 			plan.gj = o.gjPlanFor(plan, b)
 		}
 		o.plans[mask] = plan
+		if x.explain != nil {
+			o.explainPlan(x, plan, b)
+		}
 	}
 	// filters whose variables are all bound on entry
 	for _, f := range plan.filters[0] {

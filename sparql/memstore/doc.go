@@ -47,11 +47,15 @@
 // are joined in an order chosen the same greedy way, not as written, so
 // that { {?a a X} UNION {?a a Y} {?b a X} UNION {?b a Y} ?a :p ?b } does
 // not enumerate every ?a with every ?b first (join.go).
+// Store.Explain (and, with HandlerOptions.Explain, a request's
+// explain=true) describes the plans an evaluation chose (explain.go).
 // Bindings flow into the right side of joins and
 // OPTIONALs (sideways information passing) only for variables where that
 // cannot change the result; the others are blocked and re-joined, which
 // keeps the §18 bottom-up semantics. ORDER BY, GROUP BY, DISTINCT, MINUS
 // right sides and subqueries materialise; everything else streams.
+// The protocol handler writes a SELECT result row by row as evaluation
+// produces it (sparql.RowWriter), so a long result is never held whole.
 // Contexts are checked while evaluating, so a deadline stops a runaway
 // query. SERVICE and LOAD are refused (no network).
 //

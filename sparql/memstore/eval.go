@@ -36,10 +36,11 @@ type exec struct {
 	zeroOK       uint32
 	unionDefault bool
 	b            budget
-	noReorder    bool // joins run as written (tests compare both orders)
-	noWCOJ       bool // BGPs run as binary joins only (tests compare both)
-	forceWCOJ    bool // every cyclic BGP runs as a generic join (tests)
-	gjRuns       int  // BGP evaluations by generic join (tests)
+	noReorder    bool        // joins run as written (tests compare both orders)
+	noWCOJ       bool        // BGPs run as binary joins only (tests compare both)
+	forceWCOJ    bool        // every cyclic BGP runs as a generic join (tests)
+	gjRuns       int         // BGP evaluations by generic join (tests)
+	explain      *explainLog // plans chosen, for Explain; nil otherwise
 
 	// an remembers scope analyses while compiling (see algebra.Analysis)
 	an *algebra.Analysis

@@ -37,6 +37,11 @@ type HandlerOptions struct {
 	MountPath string
 	// Logger receives one line per failed request; nil discards.
 	Logger *slog.Logger
+	// Explain lets a query request carry explain=true to get, instead of
+	// its results, the plans its evaluation chose (Store.Explain) as
+	// text/plain. A debugging aid: the query still runs in full under
+	// its limits. Off, the parameter is ignored.
+	Explain bool
 }
 
 // Handler returns an http.Handler that serves the store over the SPARQL
@@ -246,7 +251,18 @@ func (h *handler) update(ctx context.Context, w http.ResponseWriter, r *http.Req
 // query runs a query and writes its results or graph in the negotiated
 // format.
 func (h *handler) query(ctx context.Context, w http.ResponseWriter, r *http.Request, query string, params url.Values) {
-	res, err := h.s.QueryWith(ctx, query, QueryOptions{Base: h.endpointURL(r), DefaultGraphs: params["default-graph-uri"], NamedGraphs: params["named-graph-uri"]})
+	opts := QueryOptions{Base: h.endpointURL(r), DefaultGraphs: params["default-graph-uri"], NamedGraphs: params["named-graph-uri"]}
+	if h.opts.Explain && params.Get("explain") == "true" {
+		plan, err := h.s.Explain(ctx, query, opts)
+		if err != nil {
+			h.failErr(w, r, err)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		io.WriteString(w, plan)
+		return
+	}
+	q, x, err := h.s.prepare(ctx, query, opts)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
@@ -254,6 +270,15 @@ func (h *handler) query(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	accept := r.Header.Get("Accept")
 	if f := params.Get("format"); f != "" {
 		accept = formatAlias(f)
+	}
+	if q.Form == algebra.Select {
+		h.streamSelect(w, r, accept, q, x)
+		return
+	}
+	res, err := x.runQuery(q)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
 	}
 	if res.Graph != nil {
 		h.writeGraph(w, r, accept, res.Graph, false)
@@ -263,7 +288,7 @@ func (h *handler) query(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	if mt == "" {
 		mt = sparql.MediaResultsJSON
 	}
-	w.Header().Set("Vary", "Accept")
+	w.Header().Add("Vary", "Accept")
 	switch mt {
 	case sparql.MediaResultsXML, "application/xml":
 		w.Header().Set("Content-Type", sparql.MediaResultsXML+"; charset=utf-8")
@@ -281,6 +306,70 @@ func (h *handler) query(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	if err != nil && h.opts.Logger != nil {
 		h.opts.Logger.Info("writing sparql results failed", "error", err)
 	}
+}
+
+// streamSelect answers a SELECT query by encoding its solutions as
+// evaluation produces them (sparql.RowWriter), so a long result is never
+// held whole: memory stays at the writer's buffer. An error before the
+// first buffer left (a limit, a syntax problem found while compiling) is
+// answered as any failed query; once the response has started, a failure
+// cuts the connection, so the client sees a truncated response, never a
+// complete-looking one.
+func (h *handler) streamSelect(w http.ResponseWriter, r *http.Request, accept string, q *algebra.Query, x *exec) {
+	start := time.Now()
+	mt := sparql.Negotiate(accept, resultOffers)
+	if mt == "" {
+		mt = sparql.MediaResultsJSON
+	}
+	switch mt {
+	case "application/xml":
+		mt = sparql.MediaResultsXML
+	case "application/json":
+		mt = sparql.MediaResultsJSON
+	}
+	out := &countingWriter{w: w}
+	rw, err := sparql.NewRowWriter(out, mt, q.Vars)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	w.Header().Add("Vary", "Accept")
+	w.Header().Set("Content-Type", mt+"; charset=utf-8")
+	var writeErr error
+	err = x.streamSelect(q, func(row []graph.Term) bool {
+		writeErr = rw.WriteRow(row)
+		return writeErr == nil
+	})
+	if err == nil && writeErr == nil {
+		writeErr = rw.Close()
+	}
+	if h.opts.Logger != nil {
+		h.opts.Logger.Debug("sparql select answered", "rows", rw.Rows(), "bytes", out.n, "duration", time.Since(start))
+	}
+	switch {
+	case err != nil && out.n == 0:
+		w.Header().Del("Content-Type")
+		h.failErr(w, r, err)
+	case err != nil:
+		if h.opts.Logger != nil {
+			h.opts.Logger.Info("sparql select failed after its results started; connection cut", "status", statusOf(err), "error", err)
+		}
+		panic(http.ErrAbortHandler)
+	case writeErr != nil && h.opts.Logger != nil:
+		h.opts.Logger.Info("writing sparql results failed", "error", writeErr)
+	}
+}
+
+// countingWriter counts the bytes passed to the response.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += int64(n)
+	return n, err
 }
 
 // readBody reads the request body within MaxBodyBytes; on failure it has
@@ -362,7 +451,7 @@ func (h *handler) writeGraph(w http.ResponseWriter, r *http.Request, accept stri
 	if !ok {
 		f, mt = graph.Turtle, sparql.MediaTurtle
 	}
-	w.Header().Set("Vary", "Accept")
+	w.Header().Add("Vary", "Accept")
 	w.Header().Set("Content-Type", mt+"; charset=utf-8")
 	if err := graph.WriteGraph(w, f, g, graph.WriteOptions{}); err != nil && h.opts.Logger != nil {
 		h.opts.Logger.Info("writing graph failed", "error", err)

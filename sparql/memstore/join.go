@@ -24,6 +24,9 @@ type opJoinN struct {
 	binds [][]int // slots each operand certainly binds
 	vars  []int   // slots of all operands, for the plan key
 	plans map[uint64][]int
+
+	explainID int      // for Explain only: the operator's number
+	varNames  []string // and the names of vars
 }
 
 // joinOperands flattens a chain of Joins into its operands.
@@ -58,6 +61,12 @@ func (c *compiler) compileJoin(n *algebra.Join) op {
 				seen[s] = true
 				o.vars = append(o.vars, s)
 			}
+		}
+	}
+	if c.x.explain != nil {
+		o.explainID = c.x.explain.id()
+		for _, sl := range o.vars {
+			o.varNames = append(o.varNames, c.names[sl])
 		}
 	}
 	return o
@@ -114,6 +123,9 @@ func (o *opJoinN) run(x *exec, ag active, b binding, yield yieldFn) bool {
 	if order == nil {
 		order = o.plan(x, ag, b)
 		o.plans[mask] = order
+		if x.explain != nil {
+			o.explainPlan(x, order, b)
+		}
 	}
 	return o.step(x, ag, order, 0, b, yield)
 }

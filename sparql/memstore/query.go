@@ -93,6 +93,16 @@ func (c *queryCache) put(key string, q *algebra.Query) {
 // one of its Limits fails with a *LimitError; a query nested deeper than
 // MaxDepth fails to parse (*SyntaxError).
 func (s *Store) QueryWith(ctx context.Context, query string, opts QueryOptions) (*Result, error) {
+	q, x, err := s.prepare(ctx, query, opts)
+	if err != nil {
+		return nil, err
+	}
+	return x.runQuery(q)
+}
+
+// prepare parses query (or takes it from the cache) and sets up its
+// evaluation over the current snapshot.
+func (s *Store) prepare(ctx context.Context, query string, opts QueryOptions) (*algebra.Query, *exec, error) {
 	lim := opts.Limits.resolve(s.opts.Limits)
 	ckey := strconv.Itoa(lim.MaxDepth) + "\x00" + opts.Base + "\x00" + query
 	q := s.cache.get(ckey)
@@ -100,7 +110,7 @@ func (s *Store) QueryWith(ctx context.Context, query string, opts QueryOptions) 
 		var err error
 		q, err = algebra.ParseQuery(query, algebra.Options{Base: opts.Base, MaxDepth: lim.parseDepth()})
 		if err != nil {
-			return nil, syntaxError(err)
+			return nil, nil, syntaxError(err)
 		}
 		s.cache.put(ckey, q)
 	}
@@ -108,8 +118,42 @@ func (s *Store) QueryWith(ctx context.Context, query string, opts QueryOptions) 
 	if opts.DefaultGraphs != nil || opts.NamedGraphs != nil {
 		from, fromNamed = opts.DefaultGraphs, opts.NamedGraphs
 	}
-	x := s.newExec(ctx, newBudget(lim, time.Now()), s.current(), from, fromNamed)
-	return x.runQuery(q)
+	return q, s.newExec(ctx, newBudget(lim, time.Now()), s.current(), from, fromNamed), nil
+}
+
+// streamSelect evaluates a SELECT query and passes each solution to emit
+// as it is produced, without holding the result: row[i] is the value of
+// q.Vars[i] (a zero Term: unbound) and is reused for the next solution.
+// emit returning false stops the evaluation. MaxRows still bounds the
+// number of solutions; they count against no byte budget, being held
+// nowhere.
+func (x *exec) streamSelect(q *algebra.Query, emit func(row []graph.Term) bool) (err error) {
+	defer recoverEval(&err)
+	c := newCompiler(x, q.Base)
+	root := c.compile(q.Pattern)
+	if x.err != nil {
+		return x.err
+	}
+	slots := make([]int, len(q.Vars))
+	for i, v := range q.Vars {
+		slots[i] = c.slot(v)
+	}
+	row := make([]graph.Term, len(slots))
+	n := 0
+	root.run(x, x.defaults, make(binding, len(c.names)), func(b binding) bool {
+		n++
+		if !x.hold(n, 0) {
+			return false
+		}
+		for i, s := range slots {
+			row[i] = graph.Term{}
+			if s < len(b) && b[s] != 0 {
+				row[i] = x.term(b[s])
+			}
+		}
+		return emit(row) && x.tick()
+	})
+	return x.err
 }
 
 func (s *Store) newExec(ctx context.Context, b budget, sn *snapshot, from, fromNamed []string) *exec {

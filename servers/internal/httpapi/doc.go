@@ -2,7 +2,8 @@
 // the response envelope, typed API errors, size-limited JSON decoding, a
 // router that documents every route in OpenAPI and mounts deprecated legacy
 // aliases, and the middleware every response passes through (request IDs,
-// access logs, the API-Version header, CORS and panic recovery).
+// access logs, gzip compression of large text responses (Compress), the
+// API-Version header, CORS and panic recovery).
 //
 // Handlers are functions that return an error; a returned *Error becomes the
 // envelope {success:false, error:{code, message}, timestamp} with its status,

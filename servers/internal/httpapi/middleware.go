@@ -28,7 +28,8 @@ type MiddlewareOptions struct {
 }
 
 // Middleware wraps h in the chain every server uses, outermost first:
-// request ID, access log, API-Version header, CORS, panic recovery.
+// request ID, access log, gzip compression (Compress), API-Version header,
+// CORS, panic recovery.
 func Middleware(h http.Handler, o MiddlewareOptions) http.Handler {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -36,6 +37,7 @@ func Middleware(h http.Handler, o MiddlewareOptions) http.Handler {
 	h = recoverPanics(h, o.Logger, o.Development)
 	h = cors(h, o.CORSOrigins)
 	h = apiVersion(h, o.Version)
+	h = Compress(h)
 	h = accessLog(h, o.Logger)
 	return requestID(h)
 }
