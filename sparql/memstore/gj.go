@@ -26,8 +26,7 @@ type gjPlan struct {
 // ineligible: the candidate enumeration assumes one position per variable.
 func (o *opBGP) cyclic(b binding) bool {
 	parent := map[int]int{}
-	var find func(int) int
-	find = func(v int) int {
+	find := func(v int) int {
 		for parent[v] != v {
 			parent[v] = parent[parent[v]]
 			v = parent[v]
