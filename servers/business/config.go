@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/regelkit/regelkit/servers/internal/envconfig"
 )
 
@@ -200,14 +201,10 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	c.EngineUser = env.String("PROCESS_ENGINE_USERNAME", "", "basic-auth user of the remote engine (alias OPERATON_USERNAME)")
 	c.EnginePassword = env.Secret("PROCESS_ENGINE_PASSWORD", "", "basic-auth password of the remote engine (alias OPERATON_PASSWORD)")
 	c.EngineTimeout = time.Duration(env.Int("PROCESS_ENGINE_TIMEOUT", 30000, "timeout of one engine request in ms (alias OPERATON_TIMEOUT)")) * time.Millisecond
-	engineREST := env.OptionalBool("ENGINE_REST",
+	c.EngineREST = env.Bool("ENGINE_REST", c.development(),
 		"serve the embedded engine under Operaton's REST paths at /engine-rest (no token); default: on in development, off elsewhere")
-	c.EngineREST = c.development()
-	if engineREST != nil {
-		c.EngineREST = *engineREST
-	}
 
-	c.DatabaseURL = env.URL("DATABASE_URL", "", "PostgreSQL URL of the audit log; empty outside production: audit rows go to the log")
+	c.DatabaseURL = env.PostgresURL("DATABASE_URL", "", "PostgreSQL connection string of the audit log in any form libpq and pgx accept (URL, Unix-socket URL or key=value); empty outside production: audit rows go to the log")
 	_, c.DatabaseSet = lookup("DATABASE_URL")
 	c.DatabasePoolMax = env.Int("DATABASE_POOL_MAX", 10, "maximum audit database connections")
 	c.AuditEnabled = env.Bool("AUDIT_LOG_ENABLED", true, "write the audit log")
@@ -374,10 +371,12 @@ func (c *config) validate() (warnings []string, err error) {
 }
 
 func databasePassword(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
+	if raw == "" {
 		return ""
 	}
-	p, _ := u.User.Password()
-	return p
+	cfg, err := pgconn.ParseConfig(raw)
+	if err != nil {
+		return ""
+	}
+	return cfg.Password
 }

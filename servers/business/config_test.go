@@ -105,6 +105,15 @@ func TestBootCheckReportsEveryProblem(t *testing.T) {
 		!strings.Contains(err.Error(), "must end with /engine-rest") || strings.Contains(err.Error(), "password@") {
 		t.Errorf("placeholder database password / engine path: %v", err)
 	}
+	// The same check on a key=value connection string (libpq's other form).
+	dsn := configFrom(t, map[string]string{
+		"DEPLOYMENT_ENV": "production", "DATABASE_URL": "host=db.example.nl dbname=audit_logs user=audit password=changeme",
+		"PROCESS_ENGINE_URL": "https://op.example.nl/engine-rest", "IDP_URL": "https://kc.example.nl",
+	})
+	if _, err := dsn.validate(); err == nil || !strings.Contains(err.Error(), "DATABASE_URL password looks like a placeholder") ||
+		strings.Contains(err.Error(), "changeme") {
+		t.Errorf("placeholder password in a key=value DATABASE_URL: %v", err)
+	}
 	// Outside production a placeholder is not checked, but the development
 	// identity still needs development.
 	acc := configFrom(t, map[string]string{"DEPLOYMENT_ENV": "acceptance", "PROCESS_ENGINE_PASSWORD": "changeme"})
