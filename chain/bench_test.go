@@ -18,7 +18,7 @@ func BenchmarkListModelsCatalog(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
-		models, err := ListModels(ctx, s, nil)
+		models, err := ListModels(ctx, s, ListOptions{})
 		if err != nil || len(models) != 10000 {
 			b.Fatalf("%d models, %v", len(models), err)
 		}

@@ -30,6 +30,27 @@ const (
 type Listing struct {
 	Models []Model
 	JSON   []byte
+	// Cached reports whether this answer came from the cache rather than
+	// from a listing run.
+	Cached bool
+}
+
+// Model returns the model with the identifier; ok is false when the
+// listing has none.
+func (l Listing) Model(identifier string) (m Model, ok bool) {
+	for _, m := range l.Models {
+		if m.Identifier == identifier {
+			return m, true
+		}
+	}
+	return Model{}, false
+}
+
+// LookupOptions tune one Catalog.Listing call.
+type LookupOptions struct {
+	// Refresh lists the endpoint again even when its cached listing is
+	// younger than the TTL (and replaces it).
+	Refresh bool
 }
 
 // Catalog is the one cache of model listings, per endpoint. Concurrent
@@ -64,9 +85,8 @@ type catalogEntry struct {
 }
 
 // Listing returns the listing of ep, keyed by key (the endpoint URL), from
-// the cache when it is younger than the TTL and refresh is false. cached
-// reports whether the answer came from the cache.
-func (c *Catalog) Listing(ctx context.Context, key string, ep sparql.Endpoint, refresh bool) (l Listing, cached bool, err error) {
+// the cache when it is younger than the TTL and opts.Refresh is false.
+func (c *Catalog) Listing(ctx context.Context, key string, ep sparql.Endpoint, opts LookupOptions) (Listing, error) {
 	now := c.now()
 	c.mu.Lock()
 	if c.entries == nil {
@@ -77,12 +97,14 @@ func (c *Catalog) Listing(ctx context.Context, key string, ep sparql.Endpoint, r
 	if e != nil {
 		e.used = c.uses
 	}
-	if e != nil && !refresh {
+	if e != nil && !opts.Refresh {
 		select {
 		case <-e.done:
 			if e.err == nil && now.Sub(e.fetched) < c.ttl() {
 				c.mu.Unlock()
-				return e.listing, true, nil
+				l := e.listing
+				l.Cached = true
+				return l, nil
 			}
 		default:
 			// A run is in flight: wait for it rather than start another.
@@ -90,11 +112,11 @@ func (c *Catalog) Listing(ctx context.Context, key string, ep sparql.Endpoint, r
 			select {
 			case <-e.done:
 				if e.err != nil {
-					return Listing{}, false, e.err
+					return Listing{}, e.err
 				}
-				return e.listing, false, nil
+				return e.listing, nil
 			case <-ctx.Done():
-				return Listing{}, false, ctx.Err()
+				return Listing{}, ctx.Err()
 			}
 		}
 	}
@@ -127,20 +149,14 @@ func (c *Catalog) Listing(ctx context.Context, key string, ep sparql.Endpoint, r
 		}
 	}
 	if e.err != nil {
-		return Listing{}, false, e.err
+		return Listing{}, e.err
 	}
-	return e.listing, false, nil
-}
-
-// Models returns the models of Listing.
-func (c *Catalog) Models(ctx context.Context, key string, ep sparql.Endpoint, refresh bool) (models []Model, cached bool, err error) {
-	l, cached, err := c.Listing(ctx, key, ep, refresh)
-	return l.Models, cached, err
+	return e.listing, nil
 }
 
 // fetchListing lists the models of ep and encodes them once.
 func fetchListing(ctx context.Context, ep sparql.Endpoint, logger *slog.Logger) (Listing, error) {
-	models, err := ListModels(ctx, ep, logger)
+	models, err := ListModels(ctx, ep, ListOptions{Logger: logger})
 	if err != nil {
 		return Listing{}, err
 	}
@@ -192,21 +208,6 @@ func (c *Catalog) maxBytes() int64 {
 		return c.MaxBytes
 	}
 	return DefaultMaxBytes
-}
-
-// Model returns one model by identifier from the (cached) listing; ok is
-// false when no model has that identifier.
-func (c *Catalog) Model(ctx context.Context, key string, ep sparql.Endpoint, identifier string, refresh bool) (m Model, ok, cached bool, err error) {
-	models, cached, err := c.Models(ctx, key, ep, refresh)
-	if err != nil {
-		return Model{}, false, false, err
-	}
-	for _, m := range models {
-		if m.Identifier == identifier {
-			return m, true, cached, nil
-		}
-	}
-	return Model{}, false, cached, nil
 }
 
 // Len reports how many endpoints' listings the cache holds (or is fetching).

@@ -45,43 +45,45 @@ func TestCatalogCachesPerEndpoint(t *testing.T) {
 	clock := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	c := &Catalog{Now: func() time.Time { return clock }}
 
-	first, cached, err := c.Models(ctx, "http://kg/a", ep, false)
+	first, cached, err := models(ctx, c, "http://kg/a", ep, LookupOptions{})
 	if err != nil || cached || len(first) != 3 {
 		t.Fatalf("first call: %d models, cached %v, %v", len(first), cached, err)
 	}
 	runs := ep.selects.Load()
-	_, cached, _ = c.Models(ctx, "http://kg/a", ep, false)
+	_, cached, _ = models(ctx, c, "http://kg/a", ep, LookupOptions{})
 	if !cached || ep.selects.Load() != runs {
 		t.Errorf("second call within the TTL: cached %v, %d more queries", cached, ep.selects.Load()-runs)
 	}
-	m, ok, cached, err := c.Model(ctx, "http://kg/a", ep, "SZW_BijstandsnormInformatie", false)
+	l, err := c.Listing(ctx, "http://kg/a", ep, LookupOptions{})
+	m, ok := l.Model("SZW_BijstandsnormInformatie")
+	cached = l.Cached
 	if err != nil || !ok || !cached || m.Title != "SZW Bijstandsnorminformatie" {
 		t.Errorf("single model from the cache: %v %v %v %v", m.Title, ok, cached, err)
 	}
-	if _, ok, _, _ := c.Model(ctx, "http://kg/a", ep, "NOPE", false); ok {
+	if _, ok := l.Model("NOPE"); ok {
 		t.Error("unknown identifier found")
 	}
-	_, cached, _ = c.Models(ctx, "http://kg/a", ep, true)
+	_, cached, _ = models(ctx, c, "http://kg/a", ep, LookupOptions{Refresh: true})
 	if cached {
 		t.Error("refresh must bypass the cache")
 	}
-	_, cached, _ = c.Models(ctx, "http://kg/b", ep, false)
+	_, cached, _ = models(ctx, c, "http://kg/b", ep, LookupOptions{})
 	if cached {
 		t.Error("another endpoint key must not share the cache")
 	}
 	clock = clock.Add(DefaultListingTTL + time.Second)
-	_, cached, _ = c.Models(ctx, "http://kg/a", ep, false)
+	_, cached, _ = models(ctx, c, "http://kg/a", ep, LookupOptions{})
 	if cached {
 		t.Error("an expired entry must be refetched")
 	}
 
 	// A failed run is not cached.
 	ep.fail.Store(true)
-	if _, _, err := c.Models(ctx, "http://kg/c", ep, false); err == nil {
+	if _, _, err := models(ctx, c, "http://kg/c", ep, LookupOptions{}); err == nil {
 		t.Fatal("want the endpoint error")
 	}
 	ep.fail.Store(false)
-	if _, cached, err := c.Models(ctx, "http://kg/c", ep, false); err != nil || cached {
+	if _, cached, err := models(ctx, c, "http://kg/c", ep, LookupOptions{}); err != nil || cached {
 		t.Errorf("after a failure: cached %v, %v", cached, err)
 	}
 }
@@ -95,7 +97,7 @@ func TestCatalogSharesOneRun(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, _, err := c.Models(ctx, "k", ep, false); err != nil {
+			if _, _, err := models(ctx, c, "k", ep, LookupOptions{}); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -103,10 +105,10 @@ func TestCatalogSharesOneRun(t *testing.T) {
 	time.Sleep(50 * time.Millisecond) // let the callers pile up behind the first run
 	close(ep.gate)
 	wg.Wait()
-	_, _, _ = c.Models(ctx, "k", ep, false)
+	_, _, _ = models(ctx, c, "k", ep, LookupOptions{})
 	// One listing run issues a fixed number of SELECTs; eight callers must not multiply it.
 	single := &countingEndpoint{Endpoint: exampleStore(t, localPassOnly...)}
-	if _, err := ListModels(ctx, single, nil); err != nil {
+	if _, err := ListModels(ctx, single, ListOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if ep.selects.Load() != single.selects.Load() {
@@ -123,33 +125,33 @@ func TestCatalogIsBounded(t *testing.T) {
 	clock := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	c := &Catalog{MaxEndpoints: 4, Now: func() time.Time { return clock }}
 	for i := 0; i < 50; i++ {
-		if _, _, err := c.Models(ctx, "http://kg/hot", ep, false); err != nil {
+		if _, _, err := models(ctx, c, "http://kg/hot", ep, LookupOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := c.Models(ctx, fmt.Sprintf("http://kg/%d", i), ep, false); err != nil {
+		if _, _, err := models(ctx, c, fmt.Sprintf("http://kg/%d", i), ep, LookupOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		if n := c.Len(); n > 4 {
 			t.Fatalf("after %d endpoints the cache holds %d listings, bound 4", i+1, n)
 		}
 	}
-	if _, cached, _ := c.Models(ctx, "http://kg/hot", ep, false); !cached {
+	if _, cached, _ := models(ctx, c, "http://kg/hot", ep, LookupOptions{}); !cached {
 		t.Error("the endpoint in use was evicted")
 	}
-	if _, cached, _ := c.Models(ctx, "http://kg/49", ep, false); !cached {
+	if _, cached, _ := models(ctx, c, "http://kg/49", ep, LookupOptions{}); !cached {
 		t.Error("the newest endpoint was evicted")
 	}
-	if _, cached, _ := c.Models(ctx, "http://kg/0", ep, false); cached {
+	if _, cached, _ := models(ctx, c, "http://kg/0", ep, LookupOptions{}); cached {
 		t.Error("the oldest endpoint is still cached")
 	}
 	// Expired listings go before live ones: after the TTL, two new
 	// endpoints leave both of them and the (refreshed) hot one.
 	clock = clock.Add(DefaultListingTTL + time.Second)
-	c.Models(ctx, "http://kg/hot", ep, false)
-	c.Models(ctx, "http://kg/new1", ep, false)
-	c.Models(ctx, "http://kg/new2", ep, false)
+	models(ctx, c, "http://kg/hot", ep, LookupOptions{})
+	models(ctx, c, "http://kg/new1", ep, LookupOptions{})
+	models(ctx, c, "http://kg/new2", ep, LookupOptions{})
 	for _, k := range []string{"http://kg/hot", "http://kg/new1", "http://kg/new2"} {
-		if _, cached, _ := c.Models(ctx, k, ep, false); !cached {
+		if _, cached, _ := models(ctx, c, k, ep, LookupOptions{}); !cached {
 			t.Errorf("%s not cached", k)
 		}
 	}
@@ -166,7 +168,7 @@ func TestCatalogBoundsModels(t *testing.T) {
 	ep := &countingEndpoint{Endpoint: exampleStore(t, localPassOnly...)}
 	c := &Catalog{MaxModels: 7}
 	for _, k := range []string{"a", "b", "c"} {
-		if models, _, err := c.Models(ctx, k, ep, false); err != nil || len(models) != 3 {
+		if models, _, err := models(ctx, c, k, ep, LookupOptions{}); err != nil || len(models) != 3 {
 			t.Fatalf("%s: %d models, %v", k, len(models), err)
 		}
 	}
@@ -176,12 +178,12 @@ func TestCatalogBoundsModels(t *testing.T) {
 	if n != 2 || held != 6 {
 		t.Errorf("cache holds %d listings, %d models; want 2, 6", n, held)
 	}
-	if _, cached, _ := c.Models(ctx, "a", ep, false); cached {
+	if _, cached, _ := models(ctx, c, "a", ep, LookupOptions{}); cached {
 		t.Error("the least recently used listing is still cached")
 	}
 	small := &Catalog{MaxModels: 2}
-	small.Models(ctx, "a", ep, false)
-	if _, cached, _ := small.Models(ctx, "a", ep, false); cached || small.Len() != 0 {
+	models(ctx, small, "a", ep, LookupOptions{})
+	if _, cached, _ := models(ctx, small, "a", ep, LookupOptions{}); cached || small.Len() != 0 {
 		t.Errorf("a 3-model listing was kept under MaxModels 2 (cached %v, %d entries)", cached, small.Len())
 	}
 }
@@ -194,7 +196,7 @@ func TestCatalogBoundsModels(t *testing.T) {
 func TestCatalogBoundsBytes(t *testing.T) {
 	ctx := context.Background()
 	ep := &countingEndpoint{Endpoint: exampleStore(t, localPassOnly...)}
-	probe, _, err := (&Catalog{}).Listing(ctx, "probe", ep, false)
+	probe, _, err := listing(ctx, (&Catalog{}), "probe", ep, LookupOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +218,7 @@ func TestCatalogBoundsBytes(t *testing.T) {
 	size := int64(len(probe.JSON))
 	c := &Catalog{MaxBytes: size*5/2 + 1}
 	for i := 0; i < 200; i++ {
-		if _, _, err := c.Listing(ctx, fmt.Sprintf("http://kg/%d", i), ep, false); err != nil {
+		if _, _, err := listing(ctx, c, fmt.Sprintf("http://kg/%d", i), ep, LookupOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		c.mu.Lock()
@@ -226,8 +228,8 @@ func TestCatalogBoundsBytes(t *testing.T) {
 			t.Fatalf("after %d endpoints: %d listings, %d bytes, bound %d", i+1, n, held, c.MaxBytes)
 		}
 	}
-	first, _, _ := c.Listing(ctx, "http://kg/same", ep, false)
-	again, cached, _ := c.Listing(ctx, "http://kg/same", ep, false)
+	first, _, _ := listing(ctx, c, "http://kg/same", ep, LookupOptions{})
+	again, cached, _ := listing(ctx, c, "http://kg/same", ep, LookupOptions{})
 	if !cached || &first.JSON[0] != &again.JSON[0] {
 		t.Errorf("a repeated listing was encoded again (cached %v)", cached)
 	}
@@ -243,11 +245,22 @@ func TestCatalogBoundsBytes(t *testing.T) {
 	}
 
 	small := &Catalog{MaxBytes: size - 1}
-	l, _, err := small.Listing(ctx, "a", ep, false)
+	l, _, err := listing(ctx, small, "a", ep, LookupOptions{})
 	if err != nil || int64(len(l.JSON)) != size {
 		t.Fatalf("over MaxBytes: %d bytes of JSON, %v", len(l.JSON), err)
 	}
-	if _, cached, _ := small.Listing(ctx, "a", ep, false); cached || small.Len() != 0 {
+	if _, cached, _ := listing(ctx, small, "a", ep, LookupOptions{}); cached || small.Len() != 0 {
 		t.Errorf("a listing over MaxBytes was kept (cached %v, %d entries)", cached, small.Len())
 	}
+}
+
+// models and listing split Catalog.Listing the way these tests check it.
+func models(ctx context.Context, c *Catalog, key string, ep sparql.Endpoint, opts LookupOptions) ([]Model, bool, error) {
+	l, err := c.Listing(ctx, key, ep, opts)
+	return l.Models, l.Cached, err
+}
+
+func listing(ctx context.Context, c *Catalog, key string, ep sparql.Endpoint, opts LookupOptions) (Listing, bool, error) {
+	l, err := c.Listing(ctx, key, ep, opts)
+	return l, l.Cached, err
 }

@@ -69,7 +69,7 @@ func inferAll(t testing.TB, plain map[string]any) engine.Variables {
 func TestExecuteSequential(t *testing.T) {
 	ctx := context.Background()
 	store := exampleStore(t)
-	listing, err := ListModels(ctx, store, nil)
+	listing, err := ListModels(ctx, store, ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestExecuteSequential(t *testing.T) {
 func TestExecuteSemanticPassForward(t *testing.T) {
 	ctx := context.Background()
 	store := exampleStore(t)
-	listing, err := ListModels(ctx, store, nil)
+	listing, err := ListModels(ctx, store, ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestExecutePrefersTheMostRecentStep(t *testing.T) {
 	if err := store.Load(ctx, strings.NewReader(preferGraph), graph.Turtle); err != nil {
 		t.Fatal(err)
 	}
-	listing, err := ListModels(ctx, store, nil)
+	listing, err := ListModels(ctx, store, ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

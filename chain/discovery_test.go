@@ -37,7 +37,7 @@ func exampleStore(t testing.TB, files ...string) *memstore.Store {
 var localPassOnly = []string{"knowledge-graph/organisations.ttl", "knowledge-graph/localpass.ttl"}
 
 func TestListModels(t *testing.T) {
-	models, err := ListModels(context.Background(), exampleStore(t), nil)
+	models, err := ListModels(context.Background(), exampleStore(t), ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestListModels(t *testing.T) {
 }
 
 func TestListModelsEmptyGraph(t *testing.T) {
-	models, err := ListModels(context.Background(), memstore.New(), nil)
+	models, err := ListModels(context.Background(), memstore.New(), ListOptions{})
 	if err != nil || models == nil || len(models) != 0 {
 		t.Fatalf("empty graph: %v %v", models, err)
 	}

@@ -292,7 +292,7 @@ func TestExportDRDErrors(t *testing.T) {
 func TestCheckDRDCompatible(t *testing.T) {
 	ctx := context.Background()
 	store := exampleStore(t)
-	listing, err := ListModels(ctx, store, nil)
+	listing, err := ListModels(ctx, store, ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,7 +379,7 @@ func TestExportReplacesEarlierExports(t *testing.T) {
 func TestExportRefusesUnprovidedInput(t *testing.T) {
 	ctx := context.Background()
 	eng := localPassEngine(t)
-	listing, err := ListModels(ctx, exampleStore(t), nil)
+	listing, err := ListModels(ctx, exampleStore(t), ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ func Example() {
 			panic(err)
 		}
 	}
-	models, _ := chain.ListModels(ctx, kg, nil)
+	models, _ := chain.ListModels(ctx, kg, chain.ListOptions{})
 	pairs, _ := chain.ConnectablePairs(ctx, kg)
 	fmt.Println(len(models), "models,", len(pairs), "connectable pairs")
 	// Output:

@@ -110,11 +110,19 @@ func (p props) get(preds ...string) values {
 	return nil
 }
 
+// ListOptions tune ListModels.
+type ListOptions struct {
+	// Logger receives the warnings of a degraded listing (a failed vendor
+	// query, a variable without a type); nil discards them.
+	Logger *slog.Logger
+}
+
 // ListModels returns every decision model of the knowledge graph with its
 // inputs, outputs, governance and vendor services, ordered by identifier.
 // A failing vendor query degrades to models without vendors (logged), as
 // upstream did; any other failure is returned.
-func ListModels(ctx context.Context, ep sparql.Endpoint, logger *slog.Logger) ([]Model, error) {
+func ListModels(ctx context.Context, ep sparql.Endpoint, opts ListOptions) ([]Model, error) {
+	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}

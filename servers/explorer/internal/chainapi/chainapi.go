@@ -100,9 +100,10 @@ func queryError(what string, err error) error {
 	return upstream.SPARQLError(CodeQueryError, what, err)
 }
 
-func isRefresh(r *http.Request) bool {
+// lookupOptions reads ?refresh=true (or 1), which bypasses the listing cache.
+func lookupOptions(r *http.Request) chain.LookupOptions {
 	v := r.URL.Query().Get("refresh")
-	return v == "true" || v == "1"
+	return chain.LookupOptions{Refresh: v == "true" || v == "1"}
 }
 
 func (h *handlers) listDMNs(w http.ResponseWriter, r *http.Request) error {
@@ -110,7 +111,7 @@ func (h *handlers) listDMNs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	listing, cached, err := h.Catalog.Listing(r.Context(), key, ep, isRefresh(r))
+	listing, err := h.Catalog.Listing(r.Context(), key, ep, lookupOptions(r))
 	if err != nil {
 		return queryError("Failed to list DMNs", err)
 	}
@@ -123,7 +124,7 @@ func (h *handlers) listDMNs(w http.ResponseWriter, r *http.Request) error {
 	return httpapi.WriteEncodedData(w, http.StatusOK,
 		[]byte(`{"dmns":`), listing.JSON,
 		[]byte(`,"endpoint":`), bytes.TrimSuffix(endpoint, []byte("\n")),
-		[]byte(`,"cached":`+strconv.FormatBool(cached)+`}`))
+		[]byte(`,"cached":`+strconv.FormatBool(listing.Cached)+`}`))
 }
 
 func (h *handlers) getDMN(w http.ResponseWriter, r *http.Request) error {
@@ -132,10 +133,11 @@ func (h *handlers) getDMN(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	m, ok, _, err := h.Catalog.Model(r.Context(), key, ep, id, isRefresh(r))
+	listing, err := h.Catalog.Listing(r.Context(), key, ep, lookupOptions(r))
 	if err != nil {
 		return queryError("Failed to list DMNs", err)
 	}
+	m, ok := listing.Model(id)
 	if !ok {
 		return httpapi.NotFound("DMN not found: %s", id)
 	}
@@ -321,12 +323,12 @@ func (h *handlers) execute(w http.ResponseWriter, r *http.Request) error {
 // models looks the identifiers up in the (cached) listing, before any
 // engine call: an unknown one is 404.
 func (h *handlers) models(ctx context.Context, key string, ep sparql.Endpoint, ids []string) ([]chain.Model, error) {
-	listing, _, err := h.Catalog.Models(ctx, key, ep, false)
+	listing, err := h.Catalog.Listing(ctx, key, ep, chain.LookupOptions{})
 	if err != nil {
 		return nil, queryError("Failed to list DMNs", err)
 	}
-	byID := make(map[string]chain.Model, len(listing))
-	for _, m := range listing {
+	byID := make(map[string]chain.Model, len(listing.Models))
+	for _, m := range listing.Models {
 		byID[m.Identifier] = m
 	}
 	out := make([]chain.Model, len(ids))
@@ -441,12 +443,12 @@ func (h *handlers) export(w http.ResponseWriter, r *http.Request) error {
 	// A chain that cannot be a DRD is the caller's to fix (400), naming
 	// the step: a model the graph or the engine does not know, a model
 	// twice, an input fed semantically, by a later step or by nothing.
-	listing, _, err := h.Catalog.Models(r.Context(), key, ep, false)
+	listing, err := h.Catalog.Listing(r.Context(), key, ep, chain.LookupOptions{})
 	if err != nil {
 		return queryError("Failed to list DMNs", err)
 	}
-	byID := make(map[string]chain.Model, len(listing))
-	for _, m := range listing {
+	byID := make(map[string]chain.Model, len(listing.Models))
+	for _, m := range listing.Models {
 		byID[m.Identifier] = m
 	}
 	models := make([]chain.Model, len(ids))
