@@ -35,7 +35,7 @@ func BenchmarkLocalPassRun(b *testing.B) {
 	}
 	ctx := context.Background()
 	for b.Loop() {
-		if _, err := c.Run(ctx, eng, vars, true); err != nil {
+		if _, err := c.Run(ctx, eng, vars, RunOptions{Steps: true}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -9,7 +9,7 @@
 // graph states several values, the Dutch, then untagged, then lexically
 // smallest one is chosen:
 //
-//	models, err := chain.ListModels(ctx, endpoint, logger)
+//	models, err := chain.ListModels(ctx, endpoint, chain.ListOptions{Logger: logger})
 //	pairs, err := chain.ConnectablePairs(ctx, endpoint)
 //
 // A Catalog is the one cache of listings: per endpoint, for five minutes,
@@ -17,7 +17,7 @@
 // endpoints, 100,000 models and 128 MiB of JSON (least recently used go
 // first):
 //
-//	listing, cached, err := catalog.Listing(ctx, endpointURL, endpoint, false)
+//	listing, err := catalog.Listing(ctx, endpointURL, endpoint, chain.LookupOptions{})
 //
 // # Execution
 //
@@ -32,7 +32,7 @@
 // local-pass chain is NewLocalPass over its three DMN files:
 //
 //	ex, err := chain.Execute(ctx, eng, endpoint, models, inputs)
-//	res, err := localPass.Run(ctx, eng, vars, true)
+//	res, err := localPass.Run(ctx, eng, vars, chain.RunOptions{Steps: true})
 //
 // # DRD export
 //

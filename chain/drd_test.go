@@ -246,7 +246,7 @@ func TestExportedDRDMatchesTheChain(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		seq, err := c.Run(ctx, eng, vars, false)
+		seq, err := c.Run(ctx, eng, vars, RunOptions{})
 		if err != nil {
 			t.Fatalf("%v: chain: %v", changes, err)
 		}

@@ -44,7 +44,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := localPass.Run(ctx, eng, vars, true)
+	res, err := localPass.Run(ctx, eng, vars, chain.RunOptions{Steps: true})
 	if err != nil {
 		panic(err)
 	}

@@ -8,57 +8,53 @@ import (
 	"strings"
 	"time"
 
-	"github.com/beevik/etree"
-
+	"github.com/regelkit/regelkit/dmn"
 	"github.com/regelkit/regelkit/engine"
 )
 
-// ChainModel is what a fixed chain knows of one model without asking a
+// FixedModel is what a fixed chain knows of one model without asking a
 // knowledge graph: its identifier (the engine's decision key), its title
 // and the input variables it declares.
-type ChainModel struct {
+type FixedModel struct {
 	Identifier string
 	Title      string
 	Inputs     []string
 }
 
-// ChainModelFromDMN reads a ChainModel from a DMN file whose decision
-// with id identifier is the model's top decision: the title is that
-// decision's name (else the definitions' name, else the identifier) and
-// the inputs are the names of the file's inputData, in document order.
-func ChainModelFromDMN(identifier string, dmnXML []byte) (ChainModel, error) {
-	doc := etree.NewDocument()
-	if err := doc.ReadFromBytes(dmnXML); err != nil {
-		return ChainModel{}, fmt.Errorf("%s: %w", identifier, err)
+// FixedModelFromDMN reads a FixedModel from a DMN file (through
+// dmn.ParseBytes, so it gets the DMN parser's bounds and positioned
+// errors) whose decision with id identifier is the model's top decision:
+// the title is that decision's name (else the definitions' name, else the
+// identifier) and the inputs are the names of the file's inputData, in
+// document order.
+func FixedModelFromDMN(identifier string, dmnXML []byte) (FixedModel, error) {
+	defs, err := dmn.ParseBytes(dmnXML)
+	if err != nil {
+		return FixedModel{}, fmt.Errorf("%s: %w", identifier, err)
 	}
-	root := doc.Root()
-	if root == nil || root.Tag != "definitions" {
-		return ChainModel{}, fmt.Errorf("%s: the root element is not definitions", identifier)
-	}
-	m := ChainModel{Identifier: identifier}
+	m := FixedModel{Identifier: identifier}
 	found := false
-	for _, el := range root.ChildElements() {
-		switch el.Tag {
-		case "decision":
-			if el.SelectAttrValue("id", "") == identifier {
-				found = true
-				m.Title = strings.TrimSpace(el.SelectAttrValue("name", ""))
-			}
-		case "inputData":
-			name := el.SelectAttrValue("name", "")
-			if v := el.SelectElement("variable"); v != nil && v.SelectAttrValue("name", "") != "" {
-				name = v.SelectAttrValue("name", "")
-			}
-			if name != "" {
-				m.Inputs = append(m.Inputs, name)
-			}
+	for _, d := range defs.Decisions {
+		if d.ID == identifier {
+			found = true
+			m.Title = strings.TrimSpace(d.Name)
+			break
 		}
 	}
 	if !found {
-		return ChainModel{}, fmt.Errorf("%s: no decision with id %q", identifier, identifier)
+		return FixedModel{}, fmt.Errorf("%s: no decision with id %q", identifier, identifier)
+	}
+	for _, in := range defs.InputData {
+		name := in.Name
+		if in.Variable != nil && in.Variable.Name != "" {
+			name = in.Variable.Name
+		}
+		if name != "" {
+			m.Inputs = append(m.Inputs, name)
+		}
 	}
 	if m.Title == "" {
-		m.Title = strings.TrimSpace(root.SelectAttrValue("name", ""))
+		m.Title = strings.TrimSpace(defs.Name)
 	}
 	if m.Title == "" {
 		m.Title = identifier
@@ -71,7 +67,7 @@ func ChainModelFromDMN(identifier string, dmnXML []byte) (ChainModel, error) {
 // declares that is still absent is sent as null, and the final outputs
 // are picked from the merged results.
 type FixedChain struct {
-	Models       []ChainModel
+	Models       []FixedModel
 	FinalOutputs []string
 	// Fields are the request inputs and their types (see Variables).
 	Fields []InputField
@@ -187,7 +183,7 @@ func NewLocalPass(dmnFiles ...[]byte) (*FixedChain, error) {
 	}
 	c := &FixedChain{FinalOutputs: LocalPassFinalOutputs, Fields: LocalPassFields}
 	for i, id := range LocalPassIdentifiers {
-		m, err := ChainModelFromDMN(id, dmnFiles[i])
+		m, err := FixedModelFromDMN(id, dmnFiles[i])
 		if err != nil {
 			return nil, err
 		}
@@ -208,7 +204,6 @@ func (c *FixedChain) ID() string {
 // FixedResult is the result of a fixed chain (explorer spec §2.5).
 // Durations are in milliseconds; Steps is nil unless asked for.
 type FixedResult struct {
-	Success       bool           `json:"success"`
 	ChainID       string         `json:"chainId"`
 	ExecutionTime float64        `json:"executionTime"`
 	FinalOutputs  map[string]any `json:"finalOutputs"`
@@ -225,17 +220,24 @@ type FixedStep struct {
 	ExecutionTime float64        `json:"executionTime"`
 }
 
+// RunOptions tune FixedChain.Run.
+type RunOptions struct {
+	// Steps adds the intermediate steps (each model's declared inputs,
+	// outputs and time) to the result.
+	Steps bool
+}
+
 // Run executes the chain on eng. A step the engine cannot evaluate, or
 // whose result has no rows, stops the run with a *StepError naming the
-// model. withSteps adds the intermediate steps to the result.
-func (c *FixedChain) Run(ctx context.Context, eng engine.Decisions, inputs engine.Variables, withSteps bool) (*FixedResult, error) {
+// model.
+func (c *FixedChain) Run(ctx context.Context, eng engine.Decisions, inputs engine.Variables, opts RunOptions) (*FixedResult, error) {
 	start := time.Now()
 	vars := maps.Clone(inputs)
 	if vars == nil {
 		vars = engine.Variables{}
 	}
 	results := engine.Variables{}
-	out := &FixedResult{Success: true, ChainID: c.ID()}
+	out := &FixedResult{ChainID: c.ID()}
 	for _, m := range c.Models {
 		declared := make(map[string]any, len(m.Inputs))
 		for _, name := range m.Inputs {
@@ -252,7 +254,7 @@ func (c *FixedChain) Run(ctx context.Context, eng engine.Decisions, inputs engin
 		}
 		maps.Copy(vars, outs)
 		maps.Copy(results, outs)
-		if withSteps {
+		if opts.Steps {
 			out.Steps = append(out.Steps, FixedStep{DMNID: m.Identifier, DMNTitle: m.Title,
 				Inputs: declared, Outputs: Plain(outs), ExecutionTime: millis(took)})
 		}

@@ -34,14 +34,14 @@ func FuzzAssembleDRD(f *testing.F) {
 	})
 }
 
-// FuzzChainModelFromDMN: any input gives a model or an error, never a panic.
-func FuzzChainModelFromDMN(f *testing.F) {
+// FuzzFixedModelFromDMN: any input gives a model or an error, never a panic.
+func FuzzFixedModelFromDMN(f *testing.F) {
 	for _, data := range localPassFiles(f) {
 		f.Add(string(data))
 	}
 	f.Add(`<definitions><decision id="SVB_LeeftijdsInformatie"/><inputData><variable name="x"/></inputData></definitions>`)
 	f.Fuzz(func(t *testing.T, xml string) {
-		m, err := ChainModelFromDMN("SVB_LeeftijdsInformatie", []byte(xml))
+		m, err := FixedModelFromDMN("SVB_LeeftijdsInformatie", []byte(xml))
 		if err == nil && (m.Identifier != "SVB_LeeftijdsInformatie" || m.Title == "") {
 			t.Fatalf("model %+v", m)
 		}

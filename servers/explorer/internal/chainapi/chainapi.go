@@ -401,11 +401,18 @@ func (h *handlers) executeLocalPass(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return httpapi.InvalidRequest("%v", err)
 	}
-	res, err := h.LocalPass.Run(r.Context(), h.Engine, vars, req.Options.IncludeIntermediateSteps)
+	res, err := h.LocalPass.Run(r.Context(), h.Engine, vars, chain.RunOptions{Steps: req.Options.IncludeIntermediateSteps})
 	if err != nil {
 		return chainError(err)
 	}
-	return httpapi.WriteData(w, http.StatusOK, res)
+	return httpapi.WriteData(w, http.StatusOK, fixedResponse{Success: true, FixedResult: res})
+}
+
+// fixedResponse is the data of a fixed chain's answer: explorer spec §2.5
+// repeats the envelope's success flag in it, ahead of the result.
+type fixedResponse struct {
+	Success bool `json:"success"`
+	*chain.FixedResult
 }
 
 type exportRequest struct {
