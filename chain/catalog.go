@@ -130,7 +130,7 @@ func (c *Catalog) Listing(ctx context.Context, key string, ep sparql.Endpoint, o
 	c.mu.Unlock()
 
 	// The run outlives a caller that gives up, so waiters still get it.
-	e.listing, e.err = fetchListing(context.WithoutCancel(ctx), ep, c.Logger)
+	e.listing, e.err = fetchListing(context.WithoutCancel(ctx), ep, ListOptions{Logger: c.Logger})
 	e.fetched = c.now()
 	close(e.done)
 	c.mu.Lock()
@@ -155,8 +155,8 @@ func (c *Catalog) Listing(ctx context.Context, key string, ep sparql.Endpoint, o
 }
 
 // fetchListing lists the models of ep and encodes them once.
-func fetchListing(ctx context.Context, ep sparql.Endpoint, logger *slog.Logger) (Listing, error) {
-	models, err := ListModels(ctx, ep, ListOptions{Logger: logger})
+func fetchListing(ctx context.Context, ep sparql.Endpoint, opts ListOptions) (Listing, error) {
+	models, err := ListModels(ctx, ep, opts)
 	if err != nil {
 		return Listing{}, err
 	}

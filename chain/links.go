@@ -368,12 +368,12 @@ ORDER BY ?id1 ?id2 ?x ?t`
 
 // Chains groups, per source model identifier, the models its outputs feed
 // by identifier.
-func Chains(ctx context.Context, ep sparql.Endpoint) ([]ChainGroup, error) {
+func Chains(ctx context.Context, ep sparql.Endpoint) ([]Group, error) {
 	res, err := ep.Select(ctx, chainsQuery)
 	if err != nil {
 		return nil, fmt.Errorf("chains: %w", err)
 	}
-	out := []ChainGroup{}
+	out := []Group{}
 	index := map[string]int{}
 	seen := map[[3]string]bool{}
 	for _, s := range res.Solutions {
@@ -386,7 +386,7 @@ func Chains(ctx context.Context, ep sparql.Endpoint) ([]ChainGroup, error) {
 		if !ok {
 			i = len(out)
 			index[from] = i
-			out = append(out, ChainGroup{From: from})
+			out = append(out, Group{From: from})
 		}
 		out[i].Connections = append(out[i].Connections, Connection{To: to, Variable: x, VariableType: s["t"].Value})
 	}

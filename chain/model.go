@@ -142,14 +142,14 @@ type Cycle struct {
 	Type string      `json:"type"` // "three-hop"
 }
 
-// ChainGroup lists, for one source model, the models its outputs feed by
+// Group lists, for one source model, the models its outputs feed by
 // identifier.
-type ChainGroup struct {
+type Group struct {
 	From        string       `json:"from"`
 	Connections []Connection `json:"connections"`
 }
 
-// Connection is one link of a ChainGroup.
+// Connection is one link of a Group.
 type Connection struct {
 	To           string `json:"to"`
 	Variable     string `json:"variable"`

@@ -196,8 +196,8 @@ func cycles(ctx context.Context, ep sparql.Endpoint) (any, error) { return chain
 
 // chainsList is GET /v1/chains.
 type chainsList struct {
-	Total  int                `json:"total"`
-	Chains []chain.ChainGroup `json:"chains"`
+	Total  int           `json:"total"`
+	Chains []chain.Group `json:"chains"`
 }
 
 func chains(ctx context.Context, ep sparql.Endpoint) (any, error) {
