@@ -40,8 +40,7 @@ type Decisions interface {
 }
 
 // Engine is a decision engine that can report its version, which is also
-// its health probe. (A process side, Processes, will be a separate
-// interface that an engine may implement as well.)
+// its health probe. The process side is Processes; ProcessEngine is both.
 type Engine interface {
 	Decisions
 	// Version returns the engine's version (Operaton: GET /version).
