@@ -47,6 +47,10 @@ type Options struct {
 	// feel.DefaultLimits); one that exceeds them fails with an
 	// *engine.EvaluationError wrapping the *feel.LimitError.
 	Limits feel.Limits
+	// Store keeps deployments, process instances, tasks and history; nil
+	// means a fresh NewMemoryStore(MemoryOptions{}). Engines sharing a
+	// Store see each other's deployments and instances (see Store).
+	Store Store
 }
 
 // Engine is the embedded decision engine. It implements engine.Engine
