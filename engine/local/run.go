@@ -52,15 +52,15 @@ type varMeta struct {
 // an embedded sub-process have Scope = the id of the token waiting on the
 // sub-process.
 type token struct {
-	ID    string    `json:"id"`
-	Elem  string    `json:"elem"`
-	Act   string    `json:"act,omitempty"` // the activity instance id
-	Scope string    `json:"scope,omitempty"`
-	Wait  string    `json:"wait,omitempty"` // user task, external task or called instance id
+	ID    string `json:"id"`
+	Elem  string `json:"elem"`
+	Act   string `json:"act,omitempty"` // the activity instance id
+	Scope string `json:"scope,omitempty"`
+	Wait  string `json:"wait,omitempty"` // user task, external task or called instance id
 	// Called is the instance a call activity started (kept after it ended,
 	// for the activity's history row).
-	Called string `json:"called,omitempty"`
-	Start time.Time `json:"start"`
+	Called string    `json:"called,omitempty"`
+	Start  time.Time `json:"start"`
 	// Locals are the activity's input parameters.
 	Locals engine.Variables `json:"locals,omitempty"`
 
