@@ -12,6 +12,7 @@ import (
 
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/engine/bpmn"
+	"github.com/regelkit/regelkit/engine/internal/enginetest"
 )
 
 const bpmnHead = `<?xml version="1.0" encoding="UTF-8"?>
@@ -205,5 +206,24 @@ func TestTwoEnginesOneStore(t *testing.T) {
 	hts, _ := e1.HistoricTasks(ctx, engine.HistoricTaskQuery{Finished: true})
 	if len(hts) != n {
 		t.Errorf("%d finished tasks in history, want %d", len(hts), n)
+	}
+}
+
+// TestDecisionsAcrossEngines: a decision deployed through one engine is
+// evaluated by another on the same store.
+func TestDecisionsAcrossEngines(t *testing.T) {
+	ctx := context.Background()
+	store := NewMemoryStore(MemoryOptions{})
+	e1, e2 := New(Options{Store: store}), New(Options{Store: store})
+	if _, err := e1.Deploy(ctx, engine.NewDeployment{Name: "t", Resources: []engine.Resource{{Name: "t.dmn", Data: enginetest.TenRuleTable()}}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e2.Evaluate(ctx, enginetest.TenRuleKey, "", enginetest.TenRuleLastRule())
+	if err != nil || len(res) != 1 || !res[0]["result"].Equal(engine.String("result 9")) {
+		t.Fatalf("evaluate on the second engine: %v, %v", res, err)
+	}
+	deps, _ := e2.Deployments(ctx, engine.DeploymentQuery{})
+	if len(deps) != 1 || deps[0].Name != "t" {
+		t.Errorf("deployments seen by the second engine = %+v", deps)
 	}
 }
