@@ -240,7 +240,7 @@ func testHistory(t *testing.T, s local.Store) {
 		Activities:       []engine.HistoricActivity{{ID: "a1", ProcessInstanceID: "p1", ActivityID: "s", ActivityType: "startEvent", StartTime: start}},
 		Tasks:            []engine.HistoricTask{{ID: "t1", ProcessInstanceID: "p1", TaskDefinitionKey: "u", StartTime: start}},
 		Variables: []engine.HistoricVariable{{ID: "v1", Name: "municipality", Value: engine.String("utrecht"), ProcessInstanceID: "p1", State: "CREATED"},
-			{ID: "v2", Name: "n", Value: engine.Integer(1), ProcessInstanceID: "p1", State: "CREATED"}},
+			{ID: "v2", Name: "n", Value: engine.Integer(1), ProcessInstanceID: "p1", State: "CREATED", CreateTime: start}},
 		Decisions: []engine.HistoricDecision{{ID: "dec1", ProcessInstanceID: "p1", DecisionDefinitionKey: "k", ActivityID: "r",
 			Outputs: []engine.HistoricDecisionOutput{{ID: "o1", VariableName: "x", Value: engine.String("een"), RuleOrder: 1}}}},
 	}}
@@ -252,7 +252,7 @@ func testHistory(t *testing.T, s local.Store) {
 	if err := s.Commit(ctx, local.Change{History: local.HistoryChange{
 		ProcessInstances: []engine.HistoricProcessInstance{row},
 		Tasks:            []engine.HistoricTask{{ID: "t1", ProcessInstanceID: "p1", TaskDefinitionKey: "u", StartTime: start, EndTime: &end, DeleteReason: "completed"}},
-		Variables:        []engine.HistoricVariable{{ID: "v2", Name: "n", Value: engine.Integer(2), ProcessInstanceID: "p1", State: "CREATED"}},
+		Variables:        []engine.HistoricVariable{{ID: "v2", Name: "n", Value: engine.Integer(2), ProcessInstanceID: "p1", State: "CREATED", CreateTime: end}},
 	}}); err != nil {
 		t.Fatal(err)
 	}
@@ -271,6 +271,9 @@ func testHistory(t *testing.T, s local.Store) {
 	vs, err := s.HistoricVariables(ctx, engine.HistoricVariableQuery{ProcessInstanceID: "p1", SortBy: "variableName", SortOrder: "asc"})
 	if err != nil || len(vs) != 2 || vs[0].Name != "municipality" || vs[1].Name != "n" || !vs[1].Value.Equal(engine.Integer(2)) {
 		t.Fatalf("variables = %+v, %v; want municipality and n = 2 (the latest value)", vs, err)
+	}
+	if !vs[1].CreateTime.Equal(start) {
+		t.Errorf("createTime of n = %v, want %v: an update keeps the first", vs[1].CreateTime, start)
 	}
 	ds, err := s.HistoricDecisions(ctx, engine.HistoricDecisionQuery{ProcessInstanceID: "p1"})
 	if err != nil || len(ds) != 1 || len(ds[0].Outputs) != 1 || !ds[0].Outputs[0].Value.Equal(engine.String("een")) {
