@@ -961,6 +961,7 @@ func (c *cmd) commit() error {
 		if ir.histDirty || ir.isNew {
 			c.ch.History.ProcessInstances = append(c.ch.History.ProcessInstances, c.historicInstance(ir))
 		}
+		muni := ir.changed["municipality"]
 		c.historyVariables(ir)
 		switch {
 		case ir.ended:
@@ -978,7 +979,7 @@ func (c *cmd) commit() error {
 		rec := ir.rec
 		rec.State = data
 		c.ch.Instances = append(c.ch.Instances, rec)
-		if ir.changed["municipality"] && !ir.isNew {
+		if muni && !ir.isNew {
 			muniChanged = append(muniChanged, ir)
 		}
 	}
