@@ -182,6 +182,9 @@ func queryBody(ps []param, sorting []Sorting, by, order string) ([]byte, error) 
 		}
 	}
 	if len(sorting) == 0 && by != "" {
+		if order == "" {
+			order = "asc"
+		}
 		sorting = []Sorting{{SortBy: by, SortOrder: order}}
 	}
 	if len(sorting) > 0 {
@@ -340,7 +343,12 @@ func ParseProcessDefinitionQuery(v url.Values) (ProcessDefinitionQuery, error) {
 	return q, p.err
 }
 
+// setSort writes sortBy and sortOrder; a SortBy without SortOrder sorts
+// ascending, as the embedded engine does (Operaton requires both).
 func setSort(v url.Values, by, order string) {
+	if by != "" && order == "" {
+		order = "asc"
+	}
 	if by != "" {
 		v.Set("sortBy", by)
 	}

@@ -130,14 +130,6 @@ func (h *handler) decode(w http.ResponseWriter, r *http.Request, what string, v 
 	return true
 }
 
-// list makes a nil slice an empty JSON array.
-func list[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}
-
 func count(w http.ResponseWriter, n int) {
 	writeJSON(w, http.StatusOK, map[string]int{"count": n})
 }
@@ -151,6 +143,33 @@ func answer[T any](h *handler, w http.ResponseWriter, r *http.Request, v T, err 
 		return
 	}
 	writeJSON(w, http.StatusOK, v)
+}
+
+// answerList writes a list of DTOs. It calls each MarshalJSON itself and
+// joins the results: encoding/json would re-scan every element's output,
+// which costs a third of a 1,000-task list.
+func answerList[T json.Marshaler](h *handler, w http.ResponseWriter, r *http.Request, items []T, err error) {
+	if err != nil {
+		h.fail(w, r, err, "")
+		return
+	}
+	b := make([]byte, 0, 64+len(items)*768)
+	b = append(b, '[')
+	for i, it := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		ib, err := it.MarshalJSON()
+		if err != nil {
+			h.fail(w, r, err, "")
+			return
+		}
+		b = append(b, ib...)
+	}
+	b = append(b, ']')
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	w.Write(b)
 }
 
 func done(h *handler, w http.ResponseWriter, r *http.Request, err error) {
@@ -207,7 +226,7 @@ func clipText(s string) string {
 
 func (h *handler) deploymentResources(w http.ResponseWriter, r *http.Request) {
 	res, err := h.p.DeploymentResources(r.Context(), mux.Vars(r)["id"])
-	answer(h, w, r, list(res), err)
+	answerList(h, w, r, res, err)
 }
 
 func (h *handler) findResource(w http.ResponseWriter, r *http.Request) (engine.DeploymentResource, bool) {
@@ -274,7 +293,7 @@ func (h *handler) processDefinitions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defs, err := h.p.ProcessDefinitions(r.Context(), q)
-	answer(h, w, r, list(defs), err)
+	answerList(h, w, r, defs, err)
 }
 
 func (h *handler) processDefinitionCount(w http.ResponseWriter, r *http.Request) {
@@ -446,7 +465,7 @@ func (h *handler) processInstances(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	pis, err := h.p.ProcessInstances(r.Context(), q)
-	answer(h, w, r, list(pis), err)
+	answerList(h, w, r, pis, err)
 }
 
 func (h *handler) processInstanceCount(w http.ResponseWriter, r *http.Request) {
@@ -572,7 +591,7 @@ func (h *handler) tasks(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ts, err := h.p.Tasks(r.Context(), q)
-	answer(h, w, r, list(ts), err)
+	answerList(h, w, r, ts, err)
 }
 
 func (h *handler) taskCount(w http.ResponseWriter, r *http.Request) {
@@ -712,7 +731,7 @@ func (h *handler) fetchAndLock(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tasks, err := h.p.FetchAndLock(r.Context(), f)
-	answer(h, w, r, list(tasks), err)
+	answerList(h, w, r, tasks, err)
 }
 
 func (h *handler) completeExternalTask(w http.ResponseWriter, r *http.Request) {
@@ -783,7 +802,7 @@ func (h *handler) historicProcessInstances(w http.ResponseWriter, r *http.Reques
 		return
 	}
 	his, err := h.p.HistoricProcessInstances(r.Context(), q)
-	answer(h, w, r, list(his), err)
+	answerList(h, w, r, his, err)
 }
 
 func (h *handler) historicProcessInstanceCount(w http.ResponseWriter, r *http.Request) {
@@ -812,7 +831,7 @@ func (h *handler) historicTasks(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ts, err := h.p.HistoricTasks(r.Context(), q)
-	answer(h, w, r, list(ts), err)
+	answerList(h, w, r, ts, err)
 }
 
 func (h *handler) historicTaskCount(w http.ResponseWriter, r *http.Request) {
@@ -861,7 +880,7 @@ func (h *handler) historicVariables(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	vs, err := h.p.HistoricVariables(r.Context(), q)
-	answer(h, w, r, list(vs), err)
+	answerList(h, w, r, vs, err)
 }
 
 func (h *handler) historicVariableCount(w http.ResponseWriter, r *http.Request) {
@@ -885,7 +904,7 @@ func (h *handler) historicActivities(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	as, err := h.p.HistoricActivities(r.Context(), q)
-	answer(h, w, r, list(as), err)
+	answerList(h, w, r, as, err)
 }
 
 func (h *handler) historicActivityCount(w http.ResponseWriter, r *http.Request) {
@@ -910,7 +929,7 @@ func (h *handler) historicDecisions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ds, err := h.p.HistoricDecisions(r.Context(), q)
-	answer(h, w, r, list(ds), err)
+	answerList(h, w, r, ds, err)
 }
 
 func (h *handler) historicDecisionCount(w http.ResponseWriter, r *http.Request) {
