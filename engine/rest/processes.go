@@ -726,10 +726,6 @@ func (h *handler) fetchAndLock(w http.ResponseWriter, r *http.Request) {
 			h.opts.MaxAsyncResponseTimeout.Milliseconds()), "")
 		return
 	}
-	if f.WorkerID == "" {
-		h.fail(w, r, engine.InvalidRequest("Cannot fetch and lock external tasks: workerId is required"), "")
-		return
-	}
 	tasks, err := h.p.FetchAndLock(r.Context(), f)
 	answerList(h, w, r, tasks, err)
 }

@@ -128,3 +128,56 @@ func TestProcessesThroughRouter(t *testing.T) {
 		t.Errorf("definition after delete: %d", status)
 	}
 }
+
+const externalProcess = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
+    xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="defs" targetNamespace="http://regelkit.example/bpmn">
+  <bpmn:process id="archive" isExecutable="true" camunda:historyTimeToLive="30">
+    <bpmn:startEvent id="start"><bpmn:outgoing>f1</bpmn:outgoing></bpmn:startEvent>
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="store"/>
+    <bpmn:serviceTask id="store" camunda:type="external" camunda:topic="docs">
+      <bpmn:incoming>f1</bpmn:incoming><bpmn:outgoing>f2</bpmn:outgoing>
+    </bpmn:serviceTask>
+    <bpmn:sequenceFlow id="f2" sourceRef="store" targetRef="end"/>
+    <bpmn:endEvent id="end"><bpmn:incoming>f2</bpmn:incoming></bpmn:endEvent>
+  </bpmn:process>
+</bpmn:definitions>`
+
+// TestFetchAndLockLongPolling: with asyncResponseTimeout the request waits
+// for a task and answers as soon as one is created; without one it answers
+// an empty list after the timeout.
+func TestFetchAndLockLongPolling(t *testing.T) {
+	srv := httptest.NewServer(NewHandler(local.New(local.Options{}), Options{}))
+	defer srv.Close()
+	body, ct := multipartBody(t, part{"deployment-name", "", "archive"}, part{"data", "archive.bpmn", externalProcess})
+	if status, _, b := call(t, srv, "POST", "/engine-rest/deployment/create", ct, body.String()); status != 200 {
+		t.Fatalf("deploy: %d %s", status, b)
+	}
+	fetch := `{"workerId":"w1","maxTasks":1,"asyncResponseTimeout":300,"topics":[{"topicName":"docs","lockDuration":60000}]}`
+	begin := time.Now()
+	status, _, b := call(t, srv, "POST", "/engine-rest/external-task/fetchAndLock", jsonCT, fetch)
+	if waited := time.Since(begin); status != 200 || b != "[]" || waited < 300*time.Millisecond {
+		t.Errorf("empty poll: %d %s after %v, want [] after 300ms", status, b, waited)
+	}
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		call(t, srv, "POST", "/engine-rest/process-definition/key/archive/start", jsonCT, `{"businessKey":"a-1"}`)
+	}()
+	fetch = strings.Replace(fetch, `"asyncResponseTimeout":300`, `"asyncResponseTimeout":5000`, 1)
+	begin = time.Now()
+	status, _, b = call(t, srv, "POST", "/engine-rest/external-task/fetchAndLock", jsonCT, fetch)
+	var got []struct {
+		ID, TopicName, WorkerID, BusinessKey, ActivityID string
+	}
+	json.Unmarshal([]byte(b), &got)
+	if waited := time.Since(begin); status != 200 || len(got) != 1 || got[0].TopicName != "docs" || got[0].WorkerID != "w1" ||
+		got[0].BusinessKey != "a-1" || got[0].ActivityID != "store" || waited > 3*time.Second {
+		t.Fatalf("poll that a start ends: %d %s after %v", status, b, waited)
+	}
+	if status, _, b := call(t, srv, "POST", "/engine-rest/external-task/"+got[0].ID+"/complete", jsonCT, `{"workerId":"w2"}`); status < 400 {
+		t.Errorf("complete by another worker: %d %s", status, b)
+	}
+	if status, _, b := call(t, srv, "POST", "/engine-rest/external-task/"+got[0].ID+"/complete", jsonCT, `{"workerId":"w1"}`); status != 204 {
+		t.Errorf("complete: %d %s", status, b)
+	}
+}
