@@ -488,23 +488,14 @@ type formInfo struct {
 }
 
 // startFormInfo answers GET …/startForm. engine.Processes does not expose
-// a start event's form key, so key and operatonFormRef are null; the
-// deployed start form itself is served by …/deployed-start-form.
+// a start event's form key, so key and operatonFormRef are null (the
+// deployed start form itself is served by …/deployed-start-form);
+// contextPath, a process application's path, is null for deployments made
+// over REST, as in Operaton.
 func (h *handler) startFormInfo(w http.ResponseWriter, r *http.Request) {
-	d, ok := h.definition(w, r)
-	if !ok {
-		return
+	if _, ok := h.definition(w, r); ok {
+		writeJSON(w, http.StatusOK, formInfo{})
 	}
-	cp := h.contextPath(d.DeploymentID)
-	writeJSON(w, http.StatusOK, formInfo{ContextPath: cp})
-}
-
-func (h *handler) contextPath(deploymentID string) *string {
-	if deploymentID == "" {
-		return nil
-	}
-	s := h.opts.BasePath + "/deployment/" + url.PathEscape(deploymentID)
-	return &s
 }
 
 // ---- process instances
@@ -635,17 +626,11 @@ func (h *handler) taskVariables(w http.ResponseWriter, r *http.Request) {
 	writeVariables(h, w, r, vs, err)
 }
 
+// taskFormInfo answers GET /task/{id}/form: the task's form key and
+// reference (contextPath null, as for deployments made over REST).
 func (h *handler) taskFormInfo(w http.ResponseWriter, r *http.Request) {
 	t, err := h.p.Task(r.Context(), mux.Vars(r)["id"])
-	if err != nil {
-		h.fail(w, r, err, "")
-		return
-	}
-	info := formInfo{Key: nullableString(t.FormKey), OperatonFormRef: t.FormRef}
-	if d, err := h.p.ProcessDefinition(r.Context(), t.ProcessDefinitionID); err == nil {
-		info.ContextPath = h.contextPath(d.DeploymentID)
-	}
-	writeJSON(w, http.StatusOK, info)
+	answer(h, w, r, formInfo{Key: nullableString(t.FormKey), OperatonFormRef: t.FormRef}, err)
 }
 
 func nullableString(s string) *string {

@@ -279,7 +279,7 @@ func TestProcessRoutes(t *testing.T) {
 		{"GET", "/engine-rest/process-definition/key/nope", "", "", 404,
 			`{"type":"RestException","message":"No matching process definition with key: nope and no tenant-id"}`},
 		{"GET", "/engine-rest/process-definition/aanvraag:1:d1/startForm", "", "", 200,
-			`{"key":null,"contextPath":"/engine-rest/deployment/d1","operatonFormRef":null}`},
+			`{"key":null,"contextPath":null,"operatonFormRef":null}`},
 		{"GET", "/engine-rest/process-definition?sortBy=colour&sortOrder=asc", "", "", 400,
 			`{"type":"InvalidRequestException","message":"Cannot set query parameter 'sortBy' to value 'colour'"}`},
 
@@ -320,7 +320,7 @@ func TestProcessRoutes(t *testing.T) {
 			`{"type":"InvalidRequestException","message":"Cannot complete task t1: variable \"n\": cannot convert value \"x\" to type Integer: not a number"}`},
 		{"GET", "/engine-rest/task/t1/variables", "", "", 200, `{"ok":{"type":"Boolean","value":true,"valueInfo":{}}}`},
 		{"GET", "/engine-rest/task/t1/form", "", "", 200,
-			`{"key":null,"contextPath":"/engine-rest/deployment/d1","operatonFormRef":{"key":"reviewForm","binding":"deployment","version":null}}`},
+			`{"key":null,"contextPath":null,"operatonFormRef":{"key":"reviewForm","binding":"deployment","version":null}}`},
 		{"GET", "/engine-rest/task/t1/deployed-form", "", "", 404, `{"type":"RestException","message":"No deployed form for task t1"}`},
 		{"GET", "/engine-rest/task/t1/identity-links", "", "", 200,
 			`[{"userId":"bob","groupId":null,"type":"candidate"},{"userId":null,"groupId":"caseworker","type":"candidate"}]`},
