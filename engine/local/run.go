@@ -950,6 +950,19 @@ func (c *cmd) historicInstance(ir *irun) engine.HistoricProcessInstance {
 func (c *cmd) commit() error {
 	var muniChanged []*irun
 	for _, ir := range c.order {
+		// variables that changed go to the store and its history: bounded
+		// per instance, whether it runs on or ended
+		if c.lim.MaxVariableBytes > 0 && len(ir.changed) > 0 {
+			var n int64
+			for name, v := range ir.rec.Variables {
+				n += variableSize(name, v)
+			}
+			if n > c.lim.MaxVariableBytes {
+				return &LimitError{Limit: "MaxVariableBytes", Max: c.lim.MaxVariableBytes}
+			}
+		}
+	}
+	for _, ir := range c.order {
 		if ir.histDirty || ir.isNew {
 			c.ch.History.ProcessInstances = append(c.ch.History.ProcessInstances, c.historicInstance(ir))
 		}
@@ -962,15 +975,6 @@ func (c *cmd) commit() error {
 			continue
 		case !ir.dirty && !ir.isNew:
 			continue
-		}
-		if c.lim.MaxVariableBytes > 0 {
-			var n int64
-			for name, v := range ir.rec.Variables {
-				n += variableSize(name, v)
-			}
-			if n > c.lim.MaxVariableBytes {
-				return &LimitError{Limit: "MaxVariableBytes", Max: c.lim.MaxVariableBytes}
-			}
 		}
 		data, err := json.Marshal(&ir.st)
 		if err != nil {

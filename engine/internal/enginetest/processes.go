@@ -40,6 +40,7 @@ func Processes(t *testing.T, newEngine func(t *testing.T) engine.ProcessEngine) 
 		{"UnsupportedElement", testUnsupported},
 		{"ExternalTaskRetries", testExternalRetries},
 		{"DeployErrors", testDeployErrors},
+		{"Deployments", testDeployments},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, newEngine(t)) })
 	}
@@ -1084,4 +1085,53 @@ func or(a, b string) string {
 		return a
 	}
 	return b
+}
+
+func testDeployments(t *testing.T, e engine.ProcessEngine) {
+	xml := bpmnDoc("", proc("Dep", `<bpmn:startEvent id="s"/><bpmn:userTask id="u"/><bpmn:endEvent id="e"/>`+chain("s", "u", "e")))
+	dep := deployXML(t, e, "", "dep.bpmn", xml, "notes.document", "template")
+	pd := dep.DeployedProcessDefinitions[0]
+	got, err := e.ProcessDefinitionXML(ctx, pd.ID)
+	if err != nil || got != xml {
+		t.Errorf("definition XML differs from the deployed resource: %v", err)
+	}
+	if d, err := e.ProcessDefinition(ctx, pd.ID); err != nil || d.Key != "Dep" || d.DeploymentID != dep.ID || d.Resource != "dep.bpmn" {
+		t.Errorf("definition = %+v, %v", d, err)
+	}
+	rs, err := e.DeploymentResources(ctx, dep.ID)
+	if err != nil || len(rs) != 2 || rs[0].Name != "dep.bpmn" || rs[1].Name != "notes.document" {
+		t.Fatalf("resources = %+v, %v", rs, err)
+	}
+	data, err := e.DeploymentResourceData(ctx, dep.ID, rs[1].ID)
+	if err != nil || string(data) != "template" {
+		t.Errorf("resource data = %q, %v", data, err)
+	}
+	// a second version
+	dep2 := deployXML(t, e, "", "dep.bpmn", xml)
+	if v := dep2.DeployedProcessDefinitions[0].Version; v != 2 {
+		t.Errorf("second deployment: version %d, want 2", v)
+	}
+	pi := start(t, e, engine.StartProcess{DefinitionID: pd.ID})
+	if pi.DefinitionID != pd.ID {
+		t.Errorf("started %s, want version 1 by id", pi.DefinitionID)
+	}
+	err = e.DeleteDeployment(ctx, dep.ID, engine.DeleteDeployment{})
+	engineError(t, err, 500, "ProcessEngineException", "dependent process instances")
+	if err := e.DeleteDeployment(ctx, dep.ID, engine.DeleteDeployment{Cascade: true}); err != nil {
+		t.Fatal(err)
+	}
+	checkEnded(t, e, pi.ID)
+	if _, err := e.HistoricProcessInstance(ctx, pi.ID); !errors.Is(err, engine.ErrNotFound) {
+		t.Errorf("history of a cascaded deletion: %v, want not found", err)
+	}
+	if _, err := e.ProcessDefinition(ctx, pd.ID); !errors.Is(err, engine.ErrNotFound) {
+		t.Errorf("definition of a deleted deployment: %v, want not found", err)
+	}
+	if _, err := e.DeploymentResources(ctx, dep.ID); !errors.Is(err, engine.ErrNotFound) {
+		t.Errorf("resources of a deleted deployment: %v, want not found", err)
+	}
+	latest, err := e.LatestProcessDefinition(ctx, "Dep", "")
+	if err != nil || latest.Version != 2 {
+		t.Errorf("latest after deleting version 1 = %+v, %v", latest, err)
+	}
 }
