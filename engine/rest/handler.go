@@ -9,9 +9,11 @@ import (
 	"io"
 	"log/slog"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gorilla/mux"
 	"github.com/regelkit/regelkit/engine"
@@ -37,6 +39,9 @@ type Options struct {
 	MaxParts int
 	// MaxJSONBytes bounds JSON request bodies (413 beyond).
 	MaxJSONBytes int64
+	// MaxAsyncResponseTimeout bounds the long polling of fetchAndLock
+	// (asyncResponseTimeout); a longer wait is refused with 400.
+	MaxAsyncResponseTimeout time.Duration
 	// Logger receives one record per 500 answer (no variable values);
 	// nil logs nothing.
 	Logger *slog.Logger
@@ -44,6 +49,7 @@ type Options struct {
 
 type handler struct {
 	e    engine.Engine
+	p    engine.Processes // nil when e has no process side
 	opts Options
 	r    *mux.Router
 }
@@ -59,7 +65,28 @@ type handler struct {
 //	GET  /decision-definition/{id}[/xml]
 //	POST /decision-definition/{id}/evaluate
 //
-// with Operaton's JSON shapes and status codes: 404 for an unknown key or
+// and, when e also implements engine.Processes:
+//
+//	DELETE /deployment/{id}?cascade=
+//	GET  /deployment/{id}/resources[/{rid}[/data]]
+//	GET  /process-definition, /process-definition/count
+//	GET  /process-definition/{id}, …/key/{key}[/tenant-id/{tenant}]
+//	     and below each: /xml, /deployed-start-form, /startForm; POST /start
+//	GET|POST /process-instance, /process-instance/count
+//	GET|DELETE /process-instance/{id}; PUT /process-instance/{id}/suspended
+//	GET|POST /process-instance/{id}/variables; GET …/variables/{name}
+//	GET|POST /task, /task/count; GET /task/{id}
+//	POST /task/{id}/claim, /unclaim, /complete
+//	GET  /task/{id}/variables, /form, /deployed-form, /identity-links
+//	POST /external-task/fetchAndLock (long polling up to MaxAsyncResponseTimeout)
+//	POST /external-task/{id}/complete, /failure, /bpmnError, /extendLock
+//	GET|POST /history/process-instance[/count]; GET /history/process-instance/{id}
+//	GET  /history/task[/count], /history/activity-instance[/count],
+//	     /history/decision-instance[/count]
+//	GET|POST /history/variable-instance[/count]
+//
+// with Operaton's JSON shapes and status codes (204 for claim, complete,
+// delete and the other commands without an answer): 404 for an unknown key or
 // id, 400 InvalidRequestException for a bad variable or parameter, 400
 // ParseException (with line and column) for a model that does not parse,
 // 413 for an oversized body, 500 RestException "Cannot evaluate decision
@@ -82,6 +109,9 @@ func NewHandler(e engine.Engine, opts Options) http.Handler {
 	if opts.MaxJSONBytes <= 0 {
 		opts.MaxJSONBytes = DefaultMaxJSONBytes
 	}
+	if opts.MaxAsyncResponseTimeout <= 0 {
+		opts.MaxAsyncResponseTimeout = DefaultMaxAsyncResponseTimeout
+	}
 	h := &handler{e: e, opts: opts, r: mux.NewRouter()}
 	route := func(path string, f http.HandlerFunc, method string) {
 		h.r.HandleFunc(opts.BasePath+path, f).Methods(method)
@@ -102,6 +132,12 @@ func NewHandler(e engine.Engine, opts Options) http.Handler {
 	route("/decision-definition/{id}", h.definitionByID, http.MethodGet)
 	route("/decision-definition/{id}/xml", h.xmlByID, http.MethodGet)
 	route("/decision-definition/{id}/evaluate", h.evaluateByID, http.MethodPost)
+	// after the decision routes: gorilla/mux tries routes in order, and
+	// evaluation is the hot path
+	if p, ok := e.(engine.Processes); ok {
+		h.p = p
+		h.routeProcesses(route)
+	}
 	h.r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, errorBody{Type: "NotFoundException", Message: "No resource at " + r.Method + " " + r.URL.Path})
 	})
@@ -151,6 +187,13 @@ func (h *handler) log(r *http.Request, err error) {
 	if errors.As(err, &ee) {
 		h.opts.Logger.Error("engine-rest: evaluation failed", "method", r.Method, "path", r.URL.Path,
 			"decision", ee.DecisionKey, "failedDecision", ee.DecisionID, "noRuleMatched", ee.NoRuleMatched)
+		return
+	}
+	var e *engine.Error
+	if errors.As(err, &e) {
+		// the engine's own message may quote variable values (a script's
+		// or an expression's failure): log what failed, not the message
+		h.opts.Logger.Error("engine-rest: request failed", "method", r.Method, "path", r.URL.Path, "status", e.Status, "type", e.Type)
 		return
 	}
 	h.opts.Logger.Error("engine-rest: request failed", "method", r.Method, "path", r.URL.Path, "error", err.Error())
@@ -288,7 +331,7 @@ func (h *handler) deploy(w http.ResponseWriter, r *http.Request) {
 		case "deploy-changed-only":
 			nd.DeployChangedOnly = strings.EqualFold(strings.TrimSpace(string(data)), "true")
 		default:
-			rn := part.FileName()
+			rn := resourceName(part)
 			if rn == "" {
 				rn = name
 			}
@@ -305,6 +348,17 @@ func (h *handler) deploy(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, dep)
+}
+
+// resourceName is a part's file name as sent: Operaton keeps a path such
+// as forms/review.html (forms and templates are found by it), where
+// multipart.Part.FileName keeps only the base name.
+func resourceName(part *multipart.Part) string {
+	_, params, err := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
+	if err != nil {
+		return part.FileName()
+	}
+	return params["filename"]
 }
 
 func (h *handler) failMultipart(w http.ResponseWriter, r *http.Request, err error) {
