@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -196,4 +198,85 @@ func TestBoardOwnerCacheBound(t *testing.T) {
 			t.Fatalf("cache holds %d entries, bound 2", c.len())
 		}
 	}
+}
+
+// benchProcesses deploys the one-task Review process on a bench server's
+// engine, or skips without a process engine.
+func benchProcesses(b *testing.B) (*app, string, string) {
+	a, srv, tok := benchServer(b)
+	if a.procs == nil {
+		b.Skip("the embedded engine does not run processes")
+	}
+	rs := []engine.Resource{{Name: "Bench.bpmn", Data: []byte(testBPMN("Bench", bpmnOptions{}))}}
+	if _, err := a.engine.Deploy(context.Background(), engine.NewDeployment{Name: "Bench", Resources: rs}); err != nil {
+		b.Fatal(err)
+	}
+	return a, srv.URL, tok
+}
+
+func benchStart(b *testing.B, a *app, tenant string) {
+	if _, err := a.procs.StartProcess(context.Background(), engine.StartProcess{Key: "Bench",
+		Variables: engine.Variables{"municipality": engine.String(tenant)}}); err != nil {
+		b.Fatal(err)
+	}
+}
+
+func benchDo(b *testing.B, method, url, token string) {
+	req, _ := http.NewRequest(method, url, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		b.Fatalf("%s %s: %d", method, url, resp.StatusCode)
+	}
+}
+
+// BenchmarkTaskList100k: GET /v1/task of one municipality (100 tasks)
+// among 100,000 open tasks of 1,000 municipalities, over HTTP. Target:
+// under 100 ms per listing.
+func BenchmarkTaskList100k(b *testing.B) {
+	a, url, tok := benchProcesses(b)
+	for i := range 100_000 {
+		tenant := fmt.Sprintf("gemeente-%03d", i%1000)
+		if i%1000 == 0 {
+			tenant = "utrecht"
+		}
+		benchStart(b, a, tenant)
+	}
+	for b.Loop() {
+		benchDo(b, "GET", url+"/v1/task", tok)
+	}
+}
+
+// BenchmarkClaimComplete: POST claim then POST complete of one task each,
+// over HTTP, in memory. Target: at least 1,000 pairs per second.
+func BenchmarkClaimComplete(b *testing.B) {
+	a, url, tok := benchProcesses(b)
+	ctx := context.Background()
+	var open []string
+	for b.Loop() {
+		if len(open) == 0 {
+			b.StopTimer()
+			for range 1000 {
+				benchStart(b, a, "utrecht")
+			}
+			tasks, err := a.procs.Tasks(ctx, engine.TaskQuery{ProcessDefinitionKey: "Bench", Unassigned: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, t := range tasks {
+				open = append(open, t.ID)
+			}
+			b.StartTimer()
+		}
+		id := open[len(open)-1]
+		open = open[:len(open)-1]
+		benchDo(b, "POST", url+"/v1/task/"+id+"/claim", tok)
+		benchDo(b, "POST", url+"/v1/task/"+id+"/complete", tok)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
 }
