@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/servers/internal/auth"
@@ -389,7 +390,9 @@ func TestProcessHistory(t *testing.T) {
 	cit := ta.token(t, citizen("utrecht", "citizen-1"))
 	cw := ta.token(t, caseworker("utrecht"))
 	first := start(t, ta, cit, "Hist", `{}`)
+	time.Sleep(5 * time.Millisecond) // start times differ, so newest-first is one order
 	second := start(t, ta, cit, "Elsewhere", `{}`)
+	time.Sleep(5 * time.Millisecond)
 	third := start(t, ta, cit, "Hist", `{}`)
 	start(t, ta, ta.token(t, citizen("utrecht", "citizen-2")), "Hist", `{}`)
 

@@ -48,6 +48,7 @@ func TestTaskRoutes(t *testing.T) {
 	second := start(t, ta, utrecht, "Review", `{}`)
 	start(t, ta, amsterdam, "Review", `{}`)
 	start(t, ta, utrecht, "HROnly", `{}`)
+	time.Sleep(5 * time.Millisecond)
 	bare := start(t, ta, utrecht, "Bare", `{}`)
 
 	list := listTasks(t, ta, utrecht)
@@ -142,6 +143,7 @@ func TestTaskRoutes(t *testing.T) {
 	}
 	// An untagged process has boardOwner null.
 	bareTask := onlyTask(t, ta, bare.ProcessInstanceID)
+	time.Sleep(5 * time.Millisecond) // end times differ
 	ta.c.Post("/v1/task/"+bareTask+"/complete", `{}`, bearer(utrecht)...).Data(t, 200, nil)
 	ta.c.Get("/v1/task/history", bearer(utrecht)...).Data(t, 200, &hist)
 	if len(hist) != 2 || hist[0]["id"] != bareTask || hist[0]["boardOwner"] != nil {
@@ -163,6 +165,7 @@ func TestTaskHistoryBound(t *testing.T) {
 			t.Fatal(err)
 		}
 		last = onlyTask(t, ta, inst.ID)
+		time.Sleep(time.Millisecond) // end times differ, so newest-first is one order
 		if err := ta.procs.CompleteTask(ctx, last, nil); err != nil {
 			t.Fatal(err)
 		}
