@@ -43,6 +43,9 @@ func (r *timeReader) ptr(field string, s *string) *time.Time {
 		}
 		return nil
 	}
+	if _, off := t.Zone(); off == 0 {
+		t = t.UTC() // so that a time read back equals the one written
+	}
 	return &t
 }
 

@@ -233,6 +233,13 @@ func parseQueryBody(data []byte, ps []param, validSort []string) ([]Sorting, err
 		if err != nil {
 			return nil, InvalidRequest("Cannot set member '%s' to %s: %s", p.name, clip(string(raw)), jsonErrorText(err))
 		}
+		// an empty list filters nothing, as an absent one
+		if p.l != nil && len(*p.l) == 0 {
+			*p.l = nil
+		}
+		if p.vf != nil && len(*p.vf) == 0 {
+			*p.vf = nil
+		}
 	}
 	var sorting []Sorting
 	if raw, ok := m["sorting"]; ok && string(raw) != "null" {
