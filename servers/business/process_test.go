@@ -11,6 +11,7 @@ import (
 
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/servers/internal/auth"
+	"github.com/regelkit/regelkit/servers/internal/pgtest"
 )
 
 // requireProcesses skips a test whose app has no process engine: the
@@ -430,4 +431,65 @@ func TestProcessHistory(t *testing.T) {
 	}
 	hr := ta.token(t, auth.TokenClaims{Subject: "hr-1", Municipality: "utrecht", Roles: []string{"hr-medewerker"}, LoA: "hoog"})
 	ta.c.Get("/v1/process/history?applicantId=citizen-1", bearer(hr)...).ExpectError(t, 403, "FORBIDDEN")
+}
+
+// TestProcessAuditRows: the named audit rows of the process, task and
+// machine routes, with their details, in the audit database.
+func TestProcessAuditRows(t *testing.T) {
+	db := pgtest.New(t)
+	ta := newTestApp(t, map[string]string{"DATABASE_URL": db.URL})
+	requireProcesses(t, ta)
+	reviewBundle(t, ta, "Audited", "")
+	reviewBundle(t, ta, "Foreign", "amsterdam")
+	admin := ta.token(t, auth.TokenClaims{Subject: "admin-1", Municipality: "utrecht", Roles: []string{"admin"}, LoA: "hoog"})
+	cit := ta.token(t, citizen("utrecht", "citizen-1"))
+	cw := ta.token(t, caseworker("utrecht"))
+	m2m := ta.token(t, machine("operaton-mcp-client"))
+
+	s := start(t, ta, cit, "Audited", `{"businessKey": "bk-audit"}`)
+	ta.c.Post("/v1/process/Foreign/start", `{}`, bearer(cit)...).ExpectError(t, 403, "TENANT_MISMATCH")
+	listTasks(t, ta, cw)
+	task := onlyTask(t, ta, s.ProcessInstanceID)
+	ta.c.Post("/v1/task/"+task+"/claim", nil, bearer(cw)...).Data(t, 200, nil)
+	ta.c.Post("/v1/task/"+task+"/complete", `{"variables": {"besluit": "toegekend"}}`, bearer(cw)...).Data(t, 200, nil)
+	ta.c.Get("/v1/process/history?applicantId=citizen-1", bearer(cit)...).Data(t, 200, nil)
+	second := start(t, ta, cw, "Audited", `{}`)
+	ta.c.Do("DELETE", "/v1/process/"+second.ProcessInstanceID, `{"reason": "dubbel"}`, bearer(cw)...).Data(t, 200, nil)
+	ta.c.Post("/v1/m2m/process/Audited/start", `{"variables": {"municipality": "utrecht"}}`, bearer(m2m)...).ExpectError(t, 400, "RESERVED_VARIABLE")
+
+	page := waitAudit(t, ta, admin, 18) // 9 requests, each with its named row
+	for _, want := range []struct{ action, result, resource, details string }{
+		{"process.start.Audited", "success", s.ProcessInstanceID, `{"businessKey": "bk-audit", "processInstanceId": "` + s.ProcessInstanceID + `"}`},
+		{"process.start.Foreign", "error", "Foreign", `{"reason": "TENANT_MISMATCH"}`},
+		{"task.list", "success", "", `{"count": 1}`},
+		{"task.claim", "success", task, `{"taskId": "` + task + `"}`},
+		{"task.complete", "success", task, `{"taskId": "` + task + `", "variableCount": 1}`},
+		{"process.history", "success", "", `{"count": 1, "tenantId": "utrecht", "applicantId": "citizen-1"}`},
+		{"process.delete", "success", second.ProcessInstanceID, `{"reason": "dubbel", "processInstanceId": "` + second.ProcessInstanceID + `"}`},
+		{"process.start.m2m.Audited", "error", "Audited", `{"reason": "RESERVED_VARIABLE"}`},
+	} {
+		var r auditItem
+		resource := ""
+		for _, row := range find(page, want.action) {
+			if row.ResourceID != nil && *row.ResourceID == want.resource || row.ResourceID == nil && want.resource == "" {
+				r, resource = row, want.resource
+			}
+		}
+		if r.Action == "" {
+			t.Errorf("%s: no row on resource %q", want.action, want.resource)
+			continue
+		}
+		if r.Result != want.result || resource != want.resource || !jsonEqual(t, r.Details, want.details) {
+			t.Errorf("%s: result %s resource %q details %s, want %s %q %s", want.action, r.Result, resource, r.Details, want.result, want.resource, want.details)
+		}
+	}
+}
+
+func jsonEqual(t *testing.T, got json.RawMessage, want string) bool {
+	t.Helper()
+	var a, b any
+	if json.Unmarshal(got, &a) != nil || json.Unmarshal([]byte(want), &b) != nil {
+		return false
+	}
+	return fmt.Sprint(a) == fmt.Sprint(b)
 }
