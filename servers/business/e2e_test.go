@@ -3,12 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/regelkit/regelkit/engine"
@@ -387,5 +390,39 @@ func TestProcessRoutesDocumented(t *testing.T) {
 	}
 	if n != 19 { // 18 operations, history on GET and POST
 		t.Errorf("%d m2m operations documented, want 19", n)
+	}
+}
+
+// TestStartRetriesWithoutTenant: when the engine answers a start on the
+// tenant path with "No matching process definition with key", the start
+// is retried once without a tenant (notes §4.3 step 4). The embedded engine
+// never answers so after listing the definition, so an engine/rest server
+// answers that one path as Operaton does.
+func TestStartRetriesWithoutTenant(t *testing.T) {
+	eng := local.New(local.Options{Version: "retry-test"})
+	for _, tenant := range []string{"", "utrecht"} {
+		rs := []engine.Resource{{Name: "Retry.bpmn", Data: []byte(testBPMN("Retry", bpmnOptions{}))}}
+		if _, err := eng.Deploy(context.Background(), engine.NewDeployment{Name: "Retry", TenantID: tenant, Resources: rs}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := rest.NewHandler(eng, rest.Options{BasePath: "/engine-rest"})
+	var refused atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == "POST" && strings.HasSuffix(r.URL.Path, "/process-definition/key/Retry/tenant-id/utrecht/start") {
+			refused.Add(1)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = io.WriteString(w, `{"type": "RestException", "message": "No matching process definition with key 'Retry' and tenant-id 'utrecht'"}`)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	ta := newTestApp(t, map[string]string{"PROCESS_ENGINE_URL": srv.URL + "/engine-rest"})
+	s := start(t, ta, ta.token(t, caseworker("utrecht")), "Retry", `{}`)
+	inst, err := eng.ProcessInstance(context.Background(), s.ProcessInstanceID)
+	if refused.Load() != 1 || err != nil || inst.TenantID != "" {
+		t.Errorf("tenant path refused %d times; instance %+v %v: want one retry on the untenanted definition", refused.Load(), inst, err)
 	}
 }
