@@ -75,8 +75,7 @@ func ensureLocalpass(t testing.TB, eng engine.ProcessEngine, serverDeploys bool)
 // TestE2EEmbedded: the caseworker story on embedded defaults.
 func TestE2EEmbedded(t *testing.T) {
 	ta := newTestApp(t, nil)
-	requireProcesses(t, ta)
-	ensureLocalpass(t, ta.engine.(engine.ProcessEngine), true)
+	ensureLocalpass(t, ta.engine, true)
 	runCaseworkerStory(t, ta)
 }
 
@@ -84,12 +83,7 @@ func TestE2EEmbedded(t *testing.T) {
 // engine/rest over an embedded engine in another server (the remote
 // Operaton path).
 func TestE2ERemote(t *testing.T) {
-	eng := local.New(local.Options{Version: "remote-test"})
-	pe, ok := any(eng).(engine.ProcessEngine)
-	if !ok {
-		t.Skip("the embedded engine does not run processes (engine/local does not implement engine.Processes)")
-	}
-	runStoryOverREST(t, pe)
+	runStoryOverREST(t, local.New(local.Options{Version: "remote-test"}))
 }
 
 // runStoryOverREST serves eng under Operaton's REST paths on a test server,
@@ -113,7 +107,7 @@ func runStoryOverREST(t *testing.T, eng engine.ProcessEngine) {
 	srv := httptest.NewServer(rest.NewHandler(eng, rest.Options{BasePath: "/engine-rest"}))
 	t.Cleanup(srv.Close)
 	ta := newTestApp(t, map[string]string{"PROCESS_ENGINE_URL": srv.URL + "/engine-rest"})
-	if ta.embedded || ta.procs == nil {
+	if ta.embedded {
 		t.Fatal("the app must use the remote engine's processes")
 	}
 	runCaseworkerStory(t, ta)
@@ -266,7 +260,6 @@ func runCaseworkerStory(t *testing.T, ta *testApp) {
 // 4xx and write nothing.
 func TestHostileInput(t *testing.T) {
 	ta := newTestApp(t, nil)
-	requireProcesses(t, ta)
 	reviewBundle(t, ta, "Target", "")
 	ctx := context.Background()
 	cw := ta.token(t, caseworker("utrecht"))
@@ -275,14 +268,14 @@ func TestHostileInput(t *testing.T) {
 	s := start(t, ta, cw, "Target", `{}`)
 	taskID := onlyTask(t, ta, s.ProcessInstanceID)
 	countInstances := func() int {
-		list, err := ta.procs.HistoricProcessInstances(ctx, engine.HistoricProcessInstanceQuery{})
+		list, err := ta.engine.HistoricProcessInstances(ctx, engine.HistoricProcessInstanceQuery{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return len(list)
 	}
 	before := countInstances()
-	varsBefore, _ := ta.procs.ProcessInstanceVariables(ctx, s.ProcessInstanceID)
+	varsBefore, _ := ta.engine.ProcessInstanceVariables(ctx, s.ProcessInstanceID)
 
 	vars := func(n int) string {
 		var b strings.Builder
@@ -349,11 +342,11 @@ func TestHostileInput(t *testing.T) {
 	if after := countInstances(); after != before {
 		t.Errorf("refused requests started %d instances", after-before)
 	}
-	task, err := ta.procs.Task(ctx, taskID)
+	task, err := ta.engine.Task(ctx, taskID)
 	if err != nil || task.Assignee != "" {
 		t.Errorf("the task was touched: %+v %v", task, err)
 	}
-	varsAfter, _ := ta.procs.ProcessInstanceVariables(ctx, s.ProcessInstanceID)
+	varsAfter, _ := ta.engine.ProcessInstanceVariables(ctx, s.ProcessInstanceID)
 	if len(varsAfter) != len(varsBefore) {
 		t.Errorf("refused requests wrote variables: %d before, %d after", len(varsBefore), len(varsAfter))
 	}

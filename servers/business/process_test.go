@@ -14,16 +14,6 @@ import (
 	"github.com/regelkit/regelkit/servers/internal/pgtest"
 )
 
-// requireProcesses skips a test whose app has no process engine: the
-// embedded engine runs processes once engine/local implements
-// engine.Processes.
-func requireProcesses(t testing.TB, ta *testApp) {
-	t.Helper()
-	if ta.procs == nil {
-		t.Skip("the embedded engine does not run processes (engine/local does not implement engine.Processes)")
-	}
-}
-
 // waitLog waits for the (asynchronous) audit writer to log want.
 func waitLog(t testing.TB, ta *testApp, want string) {
 	t.Helper()
@@ -135,7 +125,6 @@ func getVars(t testing.TB, ta *testApp, tok, path string) map[string]any {
 // TestProcessStart: the start rows of notes §4.3 and the stamped variables.
 func TestProcessStart(t *testing.T) {
 	ta := newTestApp(t, map[string]string{"CITIZEN_CROSS_TENANT_PROCESSES": "AmsterdamOnly,TwoTenants"})
-	requireProcesses(t, ta)
 	reviewBundle(t, ta, "Shared", "")
 	reviewBundle(t, ta, "AmsterdamOnly", "amsterdam")
 	reviewBundle(t, ta, "NotListed", "amsterdam")
@@ -167,7 +156,7 @@ func TestProcessStart(t *testing.T) {
 
 	// The caller's own deployment wins over another tenant's.
 	s = start(t, ta, cw, "Mixed", `{}`)
-	inst, err := ta.procs.ProcessInstance(context.Background(), s.ProcessInstanceID)
+	inst, err := ta.engine.ProcessInstance(context.Background(), s.ProcessInstanceID)
 	if err != nil || inst.TenantID != "utrecht" {
 		t.Errorf("Mixed started on tenant %q (%v), want utrecht's deployment", inst.TenantID, err)
 	}
@@ -213,7 +202,6 @@ func TestProcessStart(t *testing.T) {
 // one (the documented edge, notes §4.2).
 func TestPlainAndWrappedVariables(t *testing.T) {
 	ta := newTestApp(t, nil)
-	requireProcesses(t, ta)
 	reviewBundle(t, ta, "Vars", "")
 	cw := ta.token(t, caseworker("utrecht"))
 	s := start(t, ta, cw, "Vars", `{"variables": {
@@ -224,7 +212,7 @@ func TestPlainAndWrappedVariables(t *testing.T) {
 		"unknownType": {"value": "x", "type": "string-ish"},
 		"extraKey": {"value": "x", "type": "String", "note": 1},
 		"edge": {"value": true, "type": "Boolean"}}}`)
-	vars, err := ta.procs.ProcessInstanceVariables(context.Background(), s.ProcessInstanceID)
+	vars, err := ta.engine.ProcessInstanceVariables(context.Background(), s.ProcessInstanceID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +244,7 @@ func TestPlainAndWrappedVariables(t *testing.T) {
 // onlyTask returns the id of the one open task of an instance.
 func onlyTask(t testing.TB, ta *testApp, instance string) string {
 	t.Helper()
-	tasks, err := ta.procs.Tasks(context.Background(), engine.TaskQuery{ProcessInstanceID: instance})
+	tasks, err := ta.engine.Tasks(context.Background(), engine.TaskQuery{ProcessInstanceID: instance})
 	if err != nil || len(tasks) != 1 {
 		t.Fatalf("tasks of %s: %v %v", instance, tasks, err)
 	}
@@ -267,7 +255,6 @@ func onlyTask(t testing.TB, ta *testApp, instance string) string {
 // document, start form and variable hints, with the owner/applicant check.
 func TestProcessReads(t *testing.T) {
 	ta := newTestApp(t, map[string]string{"CITIZEN_CROSS_TENANT_PROCESSES": "Reads"})
-	requireProcesses(t, ta)
 	reviewBundle(t, ta, "Reads", "amsterdam")
 	deployProcess(t, ta, "Bare", "", bpmnOptions{}, nil)
 	deployProcess(t, ta, "DanglingDoc", "", bpmnOptions{DocumentRef: "missing"}, nil)
@@ -360,7 +347,6 @@ func TestProcessReads(t *testing.T) {
 // checked before the engine is touched.
 func TestProcessDelete(t *testing.T) {
 	ta := newTestApp(t, map[string]string{"CITIZEN_CROSS_TENANT_PROCESSES": "Cancel"})
-	requireProcesses(t, ta)
 	reviewBundle(t, ta, "Cancel", "amsterdam")
 	cit := ta.token(t, citizen("utrecht", "citizen-1"))
 	owner := ta.token(t, caseworker("amsterdam"))
@@ -377,7 +363,7 @@ func TestProcessDelete(t *testing.T) {
 	if data["message"] != "Process instance cancelled" || data["processInstanceId"] != id {
 		t.Errorf("cancel data %v", data)
 	}
-	h, err := ta.procs.HistoricProcessInstance(context.Background(), id)
+	h, err := ta.engine.HistoricProcessInstance(context.Background(), id)
 	if err != nil || h.State != engine.StateExternallyTerminated || h.DeleteReason != "Ingetrokken door aanvrager" {
 		t.Errorf("history after cancel: %+v %v", h, err)
 	}
@@ -385,7 +371,7 @@ func TestProcessDelete(t *testing.T) {
 	// The default reason.
 	s = start(t, ta, cit, "Cancel", `{}`)
 	ta.c.Do("DELETE", "/v1/process/"+s.ProcessInstanceID, nil, bearer(owner)...).Data(t, 200, nil)
-	if h, _ := ta.procs.HistoricProcessInstance(context.Background(), s.ProcessInstanceID); h.DeleteReason != "Cancelled by user" {
+	if h, _ := ta.engine.HistoricProcessInstance(context.Background(), s.ProcessInstanceID); h.DeleteReason != "Cancelled by user" {
 		t.Errorf("default reason %q", h.DeleteReason)
 	}
 }
@@ -395,7 +381,6 @@ func TestProcessDelete(t *testing.T) {
 // the route is not shadowed by /{id} routes.
 func TestProcessHistory(t *testing.T) {
 	ta := newTestApp(t, map[string]string{"CITIZEN_CROSS_TENANT_PROCESSES": "Elsewhere"})
-	requireProcesses(t, ta)
 	reviewBundle(t, ta, "Hist", "")
 	reviewBundle(t, ta, "Elsewhere", "amsterdam")
 	cit := ta.token(t, citizen("utrecht", "citizen-1"))
@@ -438,7 +423,6 @@ func TestProcessHistory(t *testing.T) {
 func TestProcessAuditRows(t *testing.T) {
 	db := pgtest.New(t)
 	ta := newTestApp(t, map[string]string{"DATABASE_URL": db.URL})
-	requireProcesses(t, ta)
 	reviewBundle(t, ta, "Audited", "")
 	reviewBundle(t, ta, "Foreign", "amsterdam")
 	admin := ta.token(t, auth.TokenClaims{Subject: "admin-1", Municipality: "utrecht", Roles: []string{"admin"}, LoA: "hoog"})
