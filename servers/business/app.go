@@ -149,7 +149,8 @@ func devKeyPath(cfg *config) (string, error) {
 }
 
 // newEngine returns the remote Operaton when PROCESS_ENGINE_URL is set, and
-// otherwise the embedded engine with the example decision models deployed.
+// otherwise the embedded engine with the example decision models and the
+// localpass process bundle deployed.
 func newEngine(ctx context.Context, cfg *config) (engine.ProcessEngine, bool, error) {
 	if cfg.EngineURL != "" {
 		c, err := operaton.New(operaton.Config{

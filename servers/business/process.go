@@ -562,8 +562,8 @@ func (a *app) decisionDocument(w http.ResponseWriter, r *http.Request, checked b
 		return engineFailure(err, onFailure{NotFound: codeDocumentNotFound, NotFoundMessage: "No decision document for this process instance",
 			Failed: codeDocumentFetchFailed, FailedMessage: "The decision document could not be fetched"})
 	}
-	ts := httpapi.Timestamp(time.Now())
-	return httpapi.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "data": template, "template": template, "timestamp": ts})
+	return httpapi.WriteJSON(w, http.StatusOK, aliasEnvelope{Success: true, Data: template, Template: template,
+		Timestamp: httpapi.Timestamp(time.Now())})
 }
 
 // errNoDocument is a missing documentRef or resource: not found.
@@ -692,8 +692,19 @@ func (a *app) handleVariableHints(w http.ResponseWriter, r *http.Request) error 
 		return engineFailure(err, onFailure{Failed: codeVariableHintsFailed, FailedMessage: "The variable hints could not be read"})
 	}
 	hints := hintsOf(list)
-	ts := httpapi.Timestamp(time.Now())
-	return httpapi.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "data": hints, "variables": hints, "timestamp": ts})
+	return httpapi.WriteJSON(w, http.StatusOK, aliasEnvelope{Success: true, Data: hints, Variables: hints,
+		Timestamp: httpapi.Timestamp(time.Now())})
+}
+
+// aliasEnvelope is the success envelope plus upstream's name for data
+// (notes §12 #10): template on decision-document, variables on
+// variable-hints.
+type aliasEnvelope struct {
+	Success   bool   `json:"success"`
+	Data      any    `json:"data"`
+	Template  any    `json:"template,omitempty"`
+	Variables any    `json:"variables,omitempty"`
+	Timestamp string `json:"timestamp"`
 }
 
 // nullable is s, or nil (JSON null) when empty.
