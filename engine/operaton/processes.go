@@ -19,18 +19,16 @@ import (
 
 func pathID(prefix, id string) string { return prefix + url.PathEscape(id) }
 
-func pagingValues(first, maxResults int) url.Values {
-	v := url.Values{}
-	if first != 0 {
-		v.Set("firstResult", strconv.Itoa(first))
+// paging keeps the paging parameters of a query's GET form: a POST query
+// takes them from the query string.
+func paging(v url.Values) url.Values {
+	out := url.Values{}
+	for _, k := range []string{"firstResult", "maxResults"} {
+		if s := v.Get(k); s != "" {
+			out.Set(k, s)
+		}
 	}
-	switch {
-	case maxResults > 0:
-		v.Set("maxResults", strconv.Itoa(maxResults))
-	case maxResults < 0:
-		v.Set("maxResults", "0")
-	}
-	return v
+	return out
 }
 
 // ProcessDefinitions lists process definitions (GET /process-definition).
@@ -100,8 +98,8 @@ func (c *Client) StartProcess(ctx context.Context, s engine.StartProcess) (engin
 func (c *Client) ProcessInstances(ctx context.Context, q engine.ProcessInstanceQuery) ([]engine.ProcessInstance, error) {
 	var out []engine.ProcessInstance
 	var err error
-	if len(q.Variables) > 0 || len(q.Sorting) > 1 {
-		err = c.Do(ctx, http.MethodPost, "/process-instance", pagingValues(q.FirstResult, q.MaxResults), q, &out)
+	if usePost(q.Variables, q.Sorting) {
+		err = c.Do(ctx, http.MethodPost, "/process-instance", paging(q.Values()), q, &out)
 	} else {
 		err = c.Do(ctx, http.MethodGet, "/process-instance", q.Values(), nil, &out)
 	}
@@ -155,30 +153,24 @@ func (c *Client) ActivateProcessInstance(ctx context.Context, id string) error {
 	return c.Do(ctx, http.MethodPut, pathID("/process-instance/", id)+"/suspended", nil, map[string]bool{"suspended": false}, nil)
 }
 
-// Tasks lists open tasks (GET /task, or POST /task with typed variable
-// filters or several sort keys).
+// Tasks lists open tasks (GET /task, or POST /task with variable filters
+// or several sort keys).
 func (c *Client) Tasks(ctx context.Context, q engine.TaskQuery) ([]engine.Task, error) {
 	var out []engine.Task
 	var err error
-	if taskNeedsPost(q) {
-		err = c.Do(ctx, http.MethodPost, "/task", pagingValues(q.FirstResult, q.MaxResults), q, &out)
+	if usePost(q.ProcessVariables, q.Sorting) {
+		err = c.Do(ctx, http.MethodPost, "/task", paging(q.Values()), q, &out)
 	} else {
 		err = c.Do(ctx, http.MethodGet, "/task", q.Values(), nil, &out)
 	}
 	return out, err
 }
 
-// taskNeedsPost: the GET form carries filter values as text only and one sort key.
-func taskNeedsPost(q engine.TaskQuery) bool {
-	if len(q.Sorting) > 1 {
-		return true
-	}
-	for _, f := range q.ProcessVariables {
-		if _, ok := f.Value.(string); !ok {
-			return true
-		}
-	}
-	return false
+// usePost reports whether a query goes as Operaton's POST alias: its GET
+// form carries filter values as text only (Operaton then compares them
+// as strings), splits them at commas, and sorts by one key.
+func usePost(filters []engine.VariableFilter, sorting []engine.Sorting) bool {
+	return len(filters) > 0 || len(sorting) > 1
 }
 
 // TaskCount counts open tasks (GET or POST /task/count).
@@ -188,7 +180,7 @@ func (c *Client) TaskCount(ctx context.Context, q engine.TaskQuery) (int, error)
 		Count int `json:"count"`
 	}
 	var err error
-	if taskNeedsPost(q) {
+	if usePost(q.ProcessVariables, q.Sorting) {
 		err = c.Do(ctx, http.MethodPost, "/task/count", nil, q, &out)
 	} else {
 		err = c.Do(ctx, http.MethodGet, "/task/count", q.Values(), nil, &out)
@@ -286,8 +278,8 @@ func (c *Client) ExtendLock(ctx context.Context, id, workerID string, d time.Dur
 func (c *Client) HistoricProcessInstances(ctx context.Context, q engine.HistoricProcessInstanceQuery) ([]engine.HistoricProcessInstance, error) {
 	var out []engine.HistoricProcessInstance
 	var err error
-	if len(q.Variables) > 0 || len(q.Sorting) > 1 {
-		err = c.Do(ctx, http.MethodPost, "/history/process-instance", pagingValues(q.FirstResult, q.MaxResults), q, &out)
+	if usePost(q.Variables, q.Sorting) {
+		err = c.Do(ctx, http.MethodPost, "/history/process-instance", paging(q.Values()), q, &out)
 	} else {
 		err = c.Do(ctx, http.MethodGet, "/history/process-instance", q.Values(), nil, &out)
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"sort"
 	"strings"
@@ -115,10 +116,6 @@ func NewHandler(e engine.Engine, opts Options) http.Handler {
 	route := func(path string, f http.HandlerFunc, method string) {
 		h.r.HandleFunc(opts.BasePath+path, f).Methods(method)
 	}
-	if p, ok := e.(engine.Processes); ok {
-		h.p = p
-		h.routeProcesses(route)
-	}
 	route("/version", h.version, http.MethodGet)
 	route("/engine", h.engines, http.MethodGet)
 	route("/deployment/create", h.deploy, http.MethodPost)
@@ -135,6 +132,12 @@ func NewHandler(e engine.Engine, opts Options) http.Handler {
 	route("/decision-definition/{id}", h.definitionByID, http.MethodGet)
 	route("/decision-definition/{id}/xml", h.xmlByID, http.MethodGet)
 	route("/decision-definition/{id}/evaluate", h.evaluateByID, http.MethodPost)
+	// after the decision routes: gorilla/mux tries routes in order, and
+	// evaluation is the hot path
+	if p, ok := e.(engine.Processes); ok {
+		h.p = p
+		h.routeProcesses(route)
+	}
 	h.r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, errorBody{Type: "NotFoundException", Message: "No resource at " + r.Method + " " + r.URL.Path})
 	})
@@ -328,7 +331,7 @@ func (h *handler) deploy(w http.ResponseWriter, r *http.Request) {
 		case "deploy-changed-only":
 			nd.DeployChangedOnly = strings.EqualFold(strings.TrimSpace(string(data)), "true")
 		default:
-			rn := part.FileName()
+			rn := resourceName(part)
 			if rn == "" {
 				rn = name
 			}
@@ -345,6 +348,17 @@ func (h *handler) deploy(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, dep)
+}
+
+// resourceName is a part's file name as sent: Operaton keeps a path such
+// as forms/review.html (forms and templates are found by it), where
+// multipart.Part.FileName keeps only the base name.
+func resourceName(part *multipart.Part) string {
+	_, params, err := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
+	if err != nil {
+		return part.FileName()
+	}
+	return params["filename"]
 }
 
 func (h *handler) failMultipart(w http.ResponseWriter, r *http.Request, err error) {
