@@ -277,3 +277,33 @@ func BenchmarkClaimComplete(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
 }
+
+// TestTaskListBound: a listing holds at most 1000 tasks, on /v1 and on
+// /v1/m2m; maxResults and firstResult page below that.
+func TestTaskListBound(t *testing.T) {
+	ta := newTestApp(t, nil)
+	deployProcess(t, ta, "Bulk", "", bpmnOptions{}, nil)
+	ctx := context.Background()
+	for range 1005 {
+		if _, err := ta.engine.StartProcess(ctx, engine.StartProcess{Key: "Bulk", Variables: engine.Variables{"municipality": engine.String("utrecht")}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cw := ta.token(t, caseworker("utrecht"))
+	if got := listTasks(t, ta, cw); len(got) != 1000 {
+		t.Errorf("/v1/task: %d tasks, want the bound 1000", len(got))
+	}
+	var page []taskItem
+	ta.c.Get("/v1/task?firstResult=1000&maxResults=10", bearer(cw)...).Data(t, 200, &page)
+	if len(page) != 5 {
+		t.Errorf("last page: %d tasks, want 5", len(page))
+	}
+	ta.c.Get("/v1/task?maxResults=5000", bearer(cw)...).Data(t, 200, &page)
+	if len(page) != 1000 {
+		t.Errorf("maxResults above the bound: %d tasks", len(page))
+	}
+	ta.c.Get("/v1/m2m/task", bearer(ta.token(t, machine("operaton-mcp-client")))...).Data(t, 200, &page)
+	if len(page) != 1000 {
+		t.Errorf("/v1/m2m/task: %d tasks, want the bound 1000", len(page))
+	}
+}
