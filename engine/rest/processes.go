@@ -37,12 +37,12 @@ func (h *handler) routeProcesses(route func(string, http.HandlerFunc, string)) {
 		func(q *engine.ProcessDefinitionQuery) { q.FirstResult, q.MaxResults = 0, 0 })
 	route("/process-definition", list, get)
 	route("/process-definition/count", count, get)
-	for _, p := range []string{"/process-definition/key/{key}", "/process-definition/key/{key}/tenant-id/{tenant}", "/process-definition/{id}"} {
-		route(p, h.processDefinition, get)
-		route(p+"/xml", h.processDefinitionXML, get)
-		route(p+"/start", h.startProcess, post)
-		route(p+"/deployed-start-form", h.deployedStartForm, get)
-		route(p+"/startForm", h.startFormInfo, get)
+	for _, base := range []string{"/process-definition/key/{key}", "/process-definition/key/{key}/tenant-id/{tenant}", "/process-definition/{id}"} {
+		route(base, h.processDefinition, get)
+		route(base+"/xml", h.processDefinitionXML, get)
+		route(base+"/start", h.startProcess, post)
+		route(base+"/deployed-start-form", h.deployedStartForm, get)
+		route(base+"/startForm", h.startFormInfo, get)
 	}
 
 	list, count = listRoutes(h, getOrPostQuery(h, engine.ParseProcessInstanceQuery, engine.ParseProcessInstanceQueryJSON),
@@ -59,7 +59,7 @@ func (h *handler) routeProcesses(route func(string, http.HandlerFunc, string)) {
 	route("/process-instance/{id}/suspended", h.suspendProcessInstance, put)
 
 	readTasks := getOrPostQuery(h, engine.ParseTaskQuery, engine.ParseTaskQueryJSON)
-	list, _ = listRoutes(h, readTasks, p.Tasks, nil)
+	list, _ = listRoutes(h, readTasks, p.Tasks, nil) // counted by TaskCount below
 	count = func(w http.ResponseWriter, r *http.Request) {
 		if q, ok := readTasks(w, r); ok {
 			q.FirstResult, q.MaxResults = 0, 0
