@@ -38,7 +38,8 @@ type app struct {
 	logger       *slog.Logger
 	started      time.Time
 	router       *httpapi.Router
-	engine       engine.Engine
+	engine       engine.ProcessEngine
+	boardOwners  *boardOwnerCache
 	embedded     bool
 	verifier     *auth.Verifier
 	auth         *auth.Authenticator
@@ -61,6 +62,7 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 		a.Close()
 		return nil, fmt.Errorf("process engine: %w", err)
 	}
+	a.boardOwners = newBoardOwnerCache(maxBoardOwners)
 	if err := a.newIdentity(ctx); err != nil {
 		a.Close()
 		return nil, err
@@ -147,8 +149,9 @@ func devKeyPath(cfg *config) (string, error) {
 }
 
 // newEngine returns the remote Operaton when PROCESS_ENGINE_URL is set, and
-// otherwise the embedded engine with the example decision models deployed.
-func newEngine(ctx context.Context, cfg *config) (engine.Engine, bool, error) {
+// otherwise the embedded engine with the example decision models and the
+// localpass process bundle deployed.
+func newEngine(ctx context.Context, cfg *config) (engine.ProcessEngine, bool, error) {
 	if cfg.EngineURL != "" {
 		c, err := operaton.New(operaton.Config{
 			BaseURL: cfg.EngineURL, Username: cfg.EngineUser, Password: cfg.EnginePassword, Timeout: cfg.EngineTimeout,
@@ -167,6 +170,9 @@ func newEngine(ctx context.Context, cfg *config) (engine.Engine, bool, error) {
 	if _, err := l.Deploy(ctx, engine.NewDeployment{Name: "localpass", Source: "regelkit-business",
 		EnableDuplicateFiltering: true, Resources: rs}); err != nil {
 		return nil, false, fmt.Errorf("deploying the example models: %w", err)
+	}
+	if err := deployProcessBundle(ctx, l, "processes/localpass"); err != nil {
+		return nil, false, fmt.Errorf("deploying the example process: %w", err)
 	}
 	return l, true, nil
 }
@@ -191,6 +197,9 @@ func (a *app) routes() {
 	})
 	a.healthRoutes(r)
 	a.decisionRoutes(r)
+	a.processRoutes(r)
+	a.taskRoutes(r)
+	a.m2mRoutes(r)
 	a.brpRoutes(r)
 	a.adminRoutes(r)
 	a.publicRoutes(r)
