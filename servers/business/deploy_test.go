@@ -1,0 +1,162 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/beevik/etree"
+)
+
+const plainBPMN = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" id="d" targetNamespace="x">
+  <bpmn:process id="P" isExecutable="true">
+    <bpmn:documentation>Docs first</bpmn:documentation>
+    <bpmn:startEvent id="s"/>
+  </bpmn:process>
+</bpmn:definitions>`
+
+// boardOwnerOf reads the boardOwner properties back by namespace, as the
+// task history does.
+func boardOwnerOf(t *testing.T, xml string) []string {
+	t.Helper()
+	doc := etree.NewDocument()
+	if err := doc.ReadFromString(xml); err != nil {
+		t.Fatalf("tagged XML does not parse: %v\n%s", err, xml)
+	}
+	var out []string
+	for _, p := range doc.Root().ChildElements() {
+		if p.Tag != "process" {
+			continue
+		}
+		kids := p.ChildElements()
+		for i, ext := range kids {
+			if ext.Tag != "extensionElements" || ext.NamespaceURI() != bpmnNS {
+				continue
+			}
+			if i == 0 || kids[i-1].Tag != "documentation" {
+				t.Errorf("extensionElements is child %d, want right after documentation", i)
+			}
+			for _, props := range ext.ChildElements() {
+				if props.Tag != "properties" || props.NamespaceURI() != camundaNS {
+					continue
+				}
+				for _, prop := range props.ChildElements() {
+					if prop.NamespaceURI() == camundaNS && prop.SelectAttrValue("name", "") == "boardOwner" {
+						out = append(out, prop.SelectAttrValue("value", ""))
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func TestTagBoardOwner(t *testing.T) {
+	got, err := tagBoardOwner(plainBPMN, "infra-board")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if owners := boardOwnerOf(t, got); len(owners) != 1 || owners[0] != "infra-board" {
+		t.Errorf("owners = %v in\n%s", owners, got)
+	}
+	if !strings.Contains(got, `xmlns:camunda="http://camunda.org/schema/1.0/bpmn"`) {
+		t.Errorf("camunda namespace not declared:\n%s", got)
+	}
+	// Tagging again replaces, never duplicates; an existing prefix is reused.
+	again, err := tagBoardOwner(got, "caseworker")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if owners := boardOwnerOf(t, again); len(owners) != 1 || owners[0] != "caseworker" {
+		t.Errorf("retagged owners = %v in\n%s", owners, again)
+	}
+	if strings.Count(again, "xmlns:camunda=") != 1 {
+		t.Errorf("namespace declared twice:\n%s", again)
+	}
+	// A foreign binding of the prefix camunda is left alone.
+	foreign := strings.Replace(plainBPMN, `id="d"`, `xmlns:camunda="urn:other" id="d"`, 1)
+	tagged, err := tagBoardOwner(foreign, "caseworker")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if owners := boardOwnerOf(t, tagged); len(owners) != 1 || !strings.Contains(tagged, `xmlns:camunda1="http://camunda.org/schema/1.0/bpmn"`) {
+		t.Errorf("with a foreign camunda prefix: owners %v in\n%s", owners, tagged)
+	}
+	if _, err := tagBoardOwner("<not-bpmn/>", "x"); err == nil {
+		t.Error("a non-BPMN document was tagged")
+	}
+}
+
+func TestDeriveBoardOwner(t *testing.T) {
+	task := func(groups string) string {
+		return `<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn">
+<bpmn:process id="P"><bpmn:userTask id="u" camunda:candidateGroups="` + groups + `"/></bpmn:process></bpmn:definitions>`
+	}
+	for groups, want := range map[string]string{
+		"caseworker":                  "caseworker",
+		"hr-medewerker":               "caseworker",
+		"case-workers, rip-team":      "infra-board",
+		"infra-projectteam":           "infra-board",
+		"caseworker,infra-medewerker": "infra-board",
+		"finance":                     "",
+		"":                            "",
+	} {
+		if got := deriveBoardOwner(task(groups)); got != want {
+			t.Errorf("deriveBoardOwner(%q) = %q, want %q", groups, got, want)
+		}
+	}
+	// Matched by namespace, not by prefix.
+	other := strings.ReplaceAll(task("caseworker"), `xmlns:camunda="http://camunda.org/schema/1.0/bpmn"`, `xmlns:camunda="urn:x"`)
+	if got := deriveBoardOwner(other); got != "" {
+		t.Errorf("candidateGroups of a foreign namespace counted: %q", got)
+	}
+}
+
+func TestDeployValidation(t *testing.T) {
+	ta := newTestApp(t, map[string]string{"DEPLOY_ALLOWED_ENGINE_URLS": "http://engine.internal:8080/engine-rest"})
+	h := bearer(ta.token(t, caseworker("utrecht")))
+	good := func() map[string]any {
+		return map[string]any{"bpmnXml": plainBPMN, "deploymentName": "bundle"}
+	}
+	with := func(k string, v any) map[string]any { m := good(); m[k] = v; return m }
+	for _, c := range []struct {
+		name  string
+		body  any
+		field string
+	}{
+		{"no bpmnXml", with("bpmnXml", ""), "bpmnXml"},
+		{"no deploymentName", with("deploymentName", " "), "deploymentName"},
+		{"deploymentName with a slash", with("deploymentName", "../x"), "deploymentName"},
+		{"form without id", with("forms", []any{map[string]any{"schema": map[string]any{}}}), "forms[0].id"},
+		{"form schema not an object", with("forms", []any{map[string]any{"id": "f", "schema": "x"}}), "forms[0].schema"},
+		{"duplicate form ids", with("forms", []any{map[string]any{"id": "f", "schema": map[string]any{}}, map[string]any{"id": "f", "schema": map[string]any{}}}), "forms[1].id"},
+		{"document without id", with("documents", []any{map[string]any{"template": map[string]any{}}}), "documents[0].id"},
+		{"document template an array", with("documents", []any{map[string]any{"id": "d", "template": []any{}}}), "documents[0].template"},
+		{"sub-process without filename", with("subProcesses", []any{map[string]any{"xml": "<x/>"}}), "subProcesses[0].filename"},
+		{"sub-process without xml", with("subProcesses", []any{map[string]any{"filename": "s.bpmn"}}), "subProcesses[0].xml"},
+		{"sub-process named like the main process", with("subProcesses", []any{map[string]any{"filename": "bundle.bpmn", "xml": "<x/>"}}), "subProcesses[0].filename"},
+		{"unlisted engine URL", with("operatonUrl", "http://169.254.169.254/latest"), "operatonUrl"},
+		{"listed URL with a different path", with("operatonUrl", "http://engine.internal:8080/engine-rest/x"), "operatonUrl"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			resp := ta.c.Post(deployPath, c.body, h...)
+			msg := resp.ExpectError(t, 400, codeValidation)
+			if !strings.HasPrefix(msg, c.field+" ") {
+				t.Errorf("message %q does not start with the field %s", msg, c.field)
+			}
+			if e := resp.Envelope(t); !strings.Contains(string(e.Error.Details), `"field":"`+c.field+`"`) {
+				t.Errorf("details %s lack field %s", e.Error.Details, c.field)
+			}
+		})
+	}
+	ta.c.Post(deployPath, `{"bpmnXml": 1}`, h...).ExpectError(t, 400, codeValidation)
+	ta.c.Post(deployPath, `{"bpmnXml": `, h...).ExpectError(t, 400, "MALFORMED_BODY")
+	ta.c.Post(deployPath, good()).ExpectError(t, 401, "UNAUTHORIZED")
+	resp := ta.c.Post(legacyDeployPath, with("bpmnXml", ""), h...)
+	resp.ExpectError(t, 400, codeValidation)
+	if resp.Header.Get("Deprecation") != "true" || resp.Header.Get("Link") != `</v1/dmns/process/deploy>; rel="successor-version"` {
+		t.Errorf("legacy path headers: Deprecation %q, Link %q", resp.Header.Get("Deprecation"), resp.Header.Get("Link"))
+	}
+	big := `{"bpmnXml":"` + strings.Repeat("x", 11<<20) + `"}`
+	ta.c.Post(deployPath, big, h...).ExpectError(t, 413, "PAYLOAD_TOO_LARGE")
+}

@@ -1,0 +1,248 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/regelkit/regelkit/engine"
+	"github.com/regelkit/regelkit/servers/internal/auth"
+	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/openapi"
+)
+
+// Codes and keys of the onboarding and project-phase routes (spec §4.5–4.6,
+// notes §8).
+const (
+	codeOnboardingList     = "ONBOARDING_LIST_FAILED"
+	codeHRProfile          = "HR_PROFILE_FAILED"
+	codeRIPList            = "RIP_LIST_FAILED"
+	codeRIPCompletedList   = "RIP_COMPLETED_LIST_FAILED"
+	codeRIPDocuments       = "RIP_DOCUMENTS_FAILED"
+	codeProcessNotFound    = "PROCESS_NOT_FOUND"
+	onboardingProcessKey   = "HrOnboardingProcess"
+	ripProcessKey          = "RipPhase1Process"
+	tenantVariable         = "municipality"
+	historyListMax         = 200 // instances per listing, newest first
+	historyBulkIDs         = 100 // ids per bulk variable read (notes §4.4)
+	maxHistoricVariables   = 10_000
+	maxDocumentResourceLen = 4 << 20
+)
+
+// processEngine is the process side of the configured engine.
+func (a *app) processEngine() (engine.Processes, error) {
+	if p, ok := any(a.engine).(engine.Processes); ok {
+		return p, nil
+	}
+	return nil, httpapi.NewError(http.StatusBadGateway, codeOperatonError, "The process engine has no process side")
+}
+
+// docsEngineFailure maps an engine error of these routes (notes §4.9): an
+// unreachable or silent engine is 502 OPERATON_ERROR, a refusal 500 with the
+// route's code and the engine's message in details.engine.
+// TODO(integrator): fold into h25's engineerrors.go mapping when merged.
+func docsEngineFailure(err error, code, what string) error {
+	var le limitError
+	var ee *engine.Error
+	var he *httpapi.Error
+	switch {
+	case errors.As(err, &he):
+		return he
+	case errors.As(err, &le):
+		status := http.StatusBadRequest
+		if le.LimitExceeded() == "Timeout" {
+			status = http.StatusServiceUnavailable
+		}
+		return httpapi.NewError(status, codeLimitExceeded, le.Error())
+	case errors.Is(err, engine.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
+		return &httpapi.Error{Status: http.StatusBadGateway, Code: codeOperatonError, Message: "The process engine could not be reached", Cause: err}
+	case errors.As(err, &ee) && ee.Status >= 500 && ee.Message == "":
+		return &httpapi.Error{Status: http.StatusBadGateway, Code: codeOperatonError, Message: "The process engine failed", Cause: err}
+	case errors.As(err, &ee):
+		return &httpapi.Error{Status: http.StatusInternalServerError, Code: code, Message: what,
+			Details: map[string]string{"engine": ee.Message}, Cause: err}
+	}
+	return &httpapi.Error{Status: http.StatusInternalServerError, Code: code, Message: what, Cause: err}
+}
+
+func (a *app) engineContext(r *http.Request) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(r.Context(), a.cfg.EngineTimeout)
+}
+
+// engineTime formats an engine date as Operaton does; nil stays null.
+func engineTime(t *time.Time) any {
+	if t == nil || t.IsZero() {
+		return nil
+	}
+	return t.Format(engine.DateLayout)
+}
+
+// flattenHistoric turns historic variable rows into {name: value}. A name
+// set in several scopes keeps the process instance's own (its execution is
+// the instance), so a task's local input never hides the process variable.
+func flattenHistoric(rows []engine.HistoricVariable, instanceID string) map[string]any {
+	out := make(map[string]any, len(rows))
+	own := map[string]bool{}
+	for _, v := range rows {
+		isOwn := v.ExecutionID == "" || v.ExecutionID == instanceID
+		if _, seen := out[v.Name]; seen && own[v.Name] && !isOwn {
+			continue
+		}
+		out[v.Name] = v.Value.Plain()
+		own[v.Name] = isOwn
+	}
+	return out
+}
+
+// instanceVariables reads the named variables of many instances, in bulk
+// reads of at most historyBulkIDs ids: id → name → value (missing → absent).
+func instanceVariables(ctx context.Context, p engine.Processes, ids []string, names ...string) (map[string]map[string]any, error) {
+	out := make(map[string]map[string]any, len(ids))
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	for start := 0; start < len(ids); start += historyBulkIDs {
+		chunk := ids[start:min(start+historyBulkIDs, len(ids))]
+		rows, err := p.HistoricVariables(ctx, engine.HistoricVariableQuery{ProcessInstanceIDIn: chunk, MaxResults: maxHistoricVariables})
+		if err != nil {
+			return nil, err
+		}
+		byInstance := map[string][]engine.HistoricVariable{}
+		for _, v := range rows {
+			if want[v.Name] {
+				byInstance[v.ProcessInstanceID] = append(byInstance[v.ProcessInstanceID], v)
+			}
+		}
+		for id, vs := range byInstance {
+			out[id] = flattenHistoric(vs, id)
+		}
+	}
+	return out, nil
+}
+
+// value is vars[name], or nil when absent (notes §8: a missing variable is null).
+func value(vars map[string]any, name string) any {
+	if v, ok := vars[name]; ok {
+		return v
+	}
+	return nil
+}
+
+var tenantFilter = func(tenant string) []engine.VariableFilter {
+	return []engine.VariableFilter{{Name: tenantVariable, Operator: "eq", Value: tenant}}
+}
+
+// onboardingRoutes mounts /v1/hr (spec §4.5, notes §8).
+func (a *app) onboardingRoutes(r *httpapi.Router) {
+	a.mounted["hr"] = "/v1/hr"
+	guard := func(h httpapi.HandlerFunc) httpapi.HandlerFunc {
+		return a.auth.Guard(h, auth.RequireTenant(a.cfg.TenantIsolation), auth.RequireRole(auth.RoleCaseworker, auth.RoleHRMedewerker))
+	}
+	tags := []string{"onboarding"}
+	r.Handle("GET", "/v1/hr/onboarding/profile", guard(a.handleHRProfile), openapi.Operation{
+		Summary: "The onboarding record of an employee",
+		Description: "JWT with a municipality and role caseworker or hr-medewerker. data: the variables of the employee's newest completed " +
+			"HrOnboardingProcess instance of the caller's municipality, flattened to {name: value}. Without hr-medewerker a caller may read " +
+			"only their own record (employeeId claim), else 403 FORBIDDEN. No completed instance: 500 HR_PROFILE_FAILED.",
+		Tags: tags, Parameters: []openapi.Parameter{openapi.Query("employeeId", "the employee", true)},
+		Responses: map[string]openapi.Response{
+			"200": {Description: "flat variables"},
+			"400": {Description: "VALIDATION_ERROR: employeeId missing"},
+			"403": {Description: "FORBIDDEN, MISSING_TENANT"},
+			"500": {Description: "HR_PROFILE_FAILED"},
+			"502": {Description: "OPERATON_ERROR"},
+		},
+	})
+	r.Handle("GET", "/v1/hr/onboarding/completed", guard(a.handleHRCompleted), openapi.Operation{
+		Summary: "Completed onboardings of the caller's municipality",
+		Description: "data: [{id, startTime, endTime, employeeId, firstName, lastName}], newest endTime first, at most 200; " +
+			"a missing variable is null.",
+		Tags: tags,
+		Responses: map[string]openapi.Response{
+			"200": {Description: "instances"}, "403": {Description: "FORBIDDEN, MISSING_TENANT"},
+			"500": {Description: "ONBOARDING_LIST_FAILED"}, "502": {Description: "OPERATON_ERROR"},
+		},
+	})
+}
+
+func (a *app) handleHRProfile(w http.ResponseWriter, r *http.Request) error {
+	p := auth.FromContext(r.Context())
+	employee := strings.TrimSpace(r.URL.Query().Get("employeeId"))
+	if employee == "" {
+		return httpapi.NewError(http.StatusBadRequest, codeValidation, "employeeId is required")
+	}
+	if !p.HasRole(auth.RoleHRMedewerker) && employee != p.EmployeeID {
+		return httpapi.NewError(http.StatusForbidden, auth.CodeForbidden, "Only hr-medewerker may read another employee's record")
+	}
+	pe, err := a.processEngine()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := a.engineContext(r)
+	defer cancel()
+	list, err := pe.HistoricProcessInstances(ctx, engine.HistoricProcessInstanceQuery{
+		ProcessDefinitionKey: onboardingProcessKey, Finished: true,
+		Variables: append([]engine.VariableFilter{{Name: "employeeId", Operator: "eq", Value: employee}}, tenantFilter(p.Tenant)...),
+		Sorting:   []engine.Sorting{{SortBy: "endTime", SortOrder: "desc"}}, MaxResults: 1,
+	})
+	if err != nil {
+		return docsEngineFailure(err, codeHRProfile, "Reading the onboarding record failed")
+	}
+	if len(list) == 0 {
+		return httpapi.NewError(http.StatusInternalServerError, codeHRProfile, "No completed onboarding found for this employee")
+	}
+	rows, err := pe.HistoricVariables(ctx, engine.HistoricVariableQuery{ProcessInstanceID: list[0].ID, MaxResults: maxHistoricVariables})
+	if err != nil {
+		return docsEngineFailure(err, codeHRProfile, "Reading the onboarding record failed")
+	}
+	return httpapi.WriteData(w, http.StatusOK, flattenHistoric(rows, list[0].ID))
+}
+
+// historicList lists instances of key of the caller's tenant, newest first.
+func (a *app) historicList(ctx context.Context, pe engine.Processes, key, tenant string, finished bool) ([]engine.HistoricProcessInstance, error) {
+	q := engine.HistoricProcessInstanceQuery{ProcessDefinitionKey: key, Variables: tenantFilter(tenant), MaxResults: historyListMax}
+	if finished {
+		q.Finished, q.Sorting = true, []engine.Sorting{{SortBy: "endTime", SortOrder: "desc"}}
+	} else {
+		q.Unfinished, q.Sorting = true, []engine.Sorting{{SortBy: "startTime", SortOrder: "desc"}}
+	}
+	return pe.HistoricProcessInstances(ctx, q)
+}
+
+func ids(list []engine.HistoricProcessInstance) []string {
+	out := make([]string, len(list))
+	for i, h := range list {
+		out[i] = h.ID
+	}
+	return out
+}
+
+func (a *app) handleHRCompleted(w http.ResponseWriter, r *http.Request) error {
+	p := auth.FromContext(r.Context())
+	pe, err := a.processEngine()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := a.engineContext(r)
+	defer cancel()
+	list, err := a.historicList(ctx, pe, onboardingProcessKey, p.Tenant, true)
+	if err != nil {
+		return docsEngineFailure(err, codeOnboardingList, "Listing completed onboardings failed")
+	}
+	vars, err := instanceVariables(ctx, pe, ids(list), "employeeId", "firstName", "lastName")
+	if err != nil {
+		return docsEngineFailure(err, codeOnboardingList, "Listing completed onboardings failed")
+	}
+	out := make([]map[string]any, 0, len(list))
+	for _, h := range list {
+		v := vars[h.ID]
+		out = append(out, map[string]any{
+			"id": h.ID, "startTime": engineTime(&h.StartTime), "endTime": engineTime(h.EndTime),
+			"employeeId": value(v, "employeeId"), "firstName": value(v, "firstName"), "lastName": value(v, "lastName"),
+		})
+	}
+	return httpapi.WriteData(w, http.StatusOK, out)
+}
