@@ -51,6 +51,15 @@ func (c *config) mcpExternal() ([]mcptools.External, error) {
 		out = append(out, mcptools.External{ID: mcptools.ProviderCPRMV, DisplayName: "Rule-serving API",
 			Description: "Norms and rules of Dutch and European law by reference", URL: c.CPRMVURL, Allowed: mcptools.CPRMVTools})
 	}
+	if c.TriplyDBMCPEnabled {
+		out = append(out, mcptools.External{ID: mcptools.ProviderTriplyDB, DisplayName: "Knowledge graph (hosted)",
+			Description: "Decision models, rules, services, organisations and concepts of the hosted knowledge graph",
+			URL: c.TriplyDBEndpoint, Allowed: mcptools.TriplyDBTools, BearerToken: c.TriplyDBToken})
+	}
+	if c.LDEMCPEnabled {
+		out = append(out, mcptools.External{ID: mcptools.ProviderLDE, DisplayName: "Linked data explorer assets",
+			Description: "Bundles, forms and documents of the explorer", URL: c.LDEMCPURL, Allowed: mcptools.LDETools})
+	}
 	seen := map[string]bool{mcptools.ProviderOperaton: true, mcptools.ProviderTriplyDB: true, mcptools.ProviderLDE: true, mcptools.ProviderCPRMV: true}
 	for _, entry := range c.MCPExternal {
 		id, target, ok := strings.Cut(entry, "=")
@@ -81,6 +90,9 @@ func (a *app) assistantRoutes(ctx context.Context, r *httpapi.Router) error {
 		return fmt.Errorf("knowledge graph: %w", err)
 	}
 	tools := mcptools.Options{Engine: a.engine, Graph: kg, EngineTimeout: a.cfg.EngineTimeout, Version: version}
+	if pe, err := a.processEngine(); err == nil {
+		tools.Processes = pe
+	}
 	external, err := a.cfg.mcpExternal()
 	if err != nil {
 		return err
