@@ -54,7 +54,7 @@ func (c *config) mcpExternal() ([]mcptools.External, error) {
 	if c.TriplyDBMCPEnabled {
 		out = append(out, mcptools.External{ID: mcptools.ProviderTriplyDB, DisplayName: "Knowledge graph (hosted)",
 			Description: "Decision models, rules, services, organisations and concepts of the hosted knowledge graph",
-			URL: c.TriplyDBEndpoint, Allowed: mcptools.TriplyDBTools, BearerToken: c.TriplyDBToken})
+			URL:         c.TriplyDBEndpoint, Allowed: mcptools.TriplyDBTools, BearerToken: c.TriplyDBToken})
 	}
 	if c.LDEMCPEnabled {
 		out = append(out, mcptools.External{ID: mcptools.ProviderLDE, DisplayName: "Linked data explorer assets",
