@@ -92,7 +92,32 @@ func (c *Client) Do(ctx context.Context, method, p string, query url.Values, bod
 }
 
 func (c *Client) send(ctx context.Context, method, p string, query url.Values, body io.Reader, contentType string, out any) error {
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	return c.sendWithin(ctx, c.timeout, method, p, query, body, contentType, out)
+}
+
+// sendWithin is send with its own timeout (a long poll waits longer).
+func (c *Client) sendWithin(ctx context.Context, timeout time.Duration, method, p string, query url.Values, body io.Reader, contentType string, out any) error {
+	status, _, data, err := c.roundTrip(ctx, timeout, method, p, query, body, contentType, "application/json")
+	if err != nil {
+		return err
+	}
+	if out == nil || status == http.StatusNoContent {
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		var ve *engine.VariableError
+		if errors.As(err, &ve) {
+			return fmt.Errorf("operaton: %s %s: %w", method, p, err)
+		}
+		return engine.Unavailable(fmt.Errorf("operaton: %s %s: the answer is not the JSON expected: %v", method, p, err))
+	}
+	return nil
+}
+
+// roundTrip sends one request and reads the bounded answer; an answer
+// outside 2xx is returned as its error.
+func (c *Client) roundTrip(ctx context.Context, timeout time.Duration, method, p string, query url.Values, body io.Reader, contentType, accept string) (int, http.Header, []byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	u := c.root + p
 	if q := query.Encode(); q != "" {
@@ -100,9 +125,9 @@ func (c *Client) send(ctx context.Context, method, p string, query url.Values, b
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u, body)
 	if err != nil {
-		return fmt.Errorf("operaton: %w", err)
+		return 0, nil, nil, fmt.Errorf("operaton: %w", err)
 	}
-	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Accept", accept)
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
@@ -114,30 +139,39 @@ func (c *Client) send(ctx context.Context, method, p string, query url.Values, b
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return engine.Unavailable(fmt.Errorf("operaton: %s %s: %w", method, p, err))
+		return 0, nil, nil, engine.Unavailable(fmt.Errorf("operaton: %s %s: %w", method, p, err))
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, c.max+1))
 	if err != nil {
-		return engine.Unavailable(fmt.Errorf("operaton: %s %s: reading the answer: %w", method, p, err))
+		return 0, nil, nil, engine.Unavailable(fmt.Errorf("operaton: %s %s: reading the answer: %w", method, p, err))
 	}
 	if int64(len(data)) > c.max {
-		return engine.Unavailable(fmt.Errorf("operaton: %s %s: the answer is larger than %d bytes", method, p, c.max))
+		return 0, nil, nil, engine.Unavailable(fmt.Errorf("operaton: %s %s: the answer is larger than %d bytes", method, p, c.max))
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return answerError(method, p, resp.StatusCode, data)
+		return 0, nil, nil, answerError(method, p, resp.StatusCode, data)
 	}
-	if out == nil || resp.StatusCode == http.StatusNoContent {
-		return nil
+	return resp.StatusCode, resp.Header, data, nil
+}
+
+// raw GETs a resource that is not JSON (a deployed form, a resource's
+// data) with its content type.
+func (c *Client) raw(ctx context.Context, p string) (engine.Form, error) {
+	_, h, data, err := c.roundTrip(ctx, c.timeout, http.MethodGet, p, nil, nil, "", "*/*")
+	if err != nil {
+		return engine.Form{}, err
 	}
-	if err := json.Unmarshal(data, out); err != nil {
-		var ve *engine.VariableError
-		if errors.As(err, &ve) {
-			return fmt.Errorf("operaton: %s %s: %w", method, p, err)
-		}
-		return engine.Unavailable(fmt.Errorf("operaton: %s %s: the answer is not the JSON expected: %v", method, p, err))
+	return engine.Form{ContentType: h.Get("Content-Type"), Data: data}, nil
+}
+
+// doWithin is Do with its own timeout.
+func (c *Client) doWithin(ctx context.Context, timeout time.Duration, method, p string, body, out any) error {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return fmt.Errorf("operaton: encode request: %w", err)
 	}
-	return nil
+	return c.sendWithin(ctx, timeout, method, p, nil, bytes.NewReader(b), "application/json", out)
 }
 
 // answerError turns an error answer into an *engine.Error when it carries

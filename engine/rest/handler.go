@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gorilla/mux"
 	"github.com/regelkit/regelkit/engine"
@@ -37,6 +38,9 @@ type Options struct {
 	MaxParts int
 	// MaxJSONBytes bounds JSON request bodies (413 beyond).
 	MaxJSONBytes int64
+	// MaxAsyncResponseTimeout bounds the long polling of fetchAndLock
+	// (asyncResponseTimeout); a longer wait is refused with 400.
+	MaxAsyncResponseTimeout time.Duration
 	// Logger receives one record per 500 answer (no variable values);
 	// nil logs nothing.
 	Logger *slog.Logger
@@ -44,6 +48,7 @@ type Options struct {
 
 type handler struct {
 	e    engine.Engine
+	p    engine.Processes // nil when e has no process side
 	opts Options
 	r    *mux.Router
 }
@@ -59,7 +64,28 @@ type handler struct {
 //	GET  /decision-definition/{id}[/xml]
 //	POST /decision-definition/{id}/evaluate
 //
-// with Operaton's JSON shapes and status codes: 404 for an unknown key or
+// and, when e also implements engine.Processes:
+//
+//	DELETE /deployment/{id}?cascade=
+//	GET  /deployment/{id}/resources[/{rid}[/data]]
+//	GET  /process-definition, /process-definition/count
+//	GET  /process-definition/{id}, …/key/{key}[/tenant-id/{tenant}]
+//	     and below each: /xml, /deployed-start-form, /startForm; POST /start
+//	GET|POST /process-instance, /process-instance/count
+//	GET|DELETE /process-instance/{id}; PUT /process-instance/{id}/suspended
+//	GET|POST /process-instance/{id}/variables; GET …/variables/{name}
+//	GET|POST /task, /task/count; GET /task/{id}
+//	POST /task/{id}/claim, /unclaim, /complete
+//	GET  /task/{id}/variables, /form, /deployed-form, /identity-links
+//	POST /external-task/fetchAndLock (long polling up to MaxAsyncResponseTimeout)
+//	POST /external-task/{id}/complete, /failure, /bpmnError, /extendLock
+//	GET|POST /history/process-instance[/count]; GET /history/process-instance/{id}
+//	GET  /history/task[/count], /history/activity-instance[/count],
+//	     /history/decision-instance[/count]
+//	GET|POST /history/variable-instance[/count]
+//
+// with Operaton's JSON shapes and status codes (204 for claim, complete,
+// delete and the other commands without an answer): 404 for an unknown key or
 // id, 400 InvalidRequestException for a bad variable or parameter, 400
 // ParseException (with line and column) for a model that does not parse,
 // 413 for an oversized body, 500 RestException "Cannot evaluate decision
@@ -82,9 +108,16 @@ func NewHandler(e engine.Engine, opts Options) http.Handler {
 	if opts.MaxJSONBytes <= 0 {
 		opts.MaxJSONBytes = DefaultMaxJSONBytes
 	}
+	if opts.MaxAsyncResponseTimeout <= 0 {
+		opts.MaxAsyncResponseTimeout = DefaultMaxAsyncResponseTimeout
+	}
 	h := &handler{e: e, opts: opts, r: mux.NewRouter()}
 	route := func(path string, f http.HandlerFunc, method string) {
 		h.r.HandleFunc(opts.BasePath+path, f).Methods(method)
+	}
+	if p, ok := e.(engine.Processes); ok {
+		h.p = p
+		h.routeProcesses(route)
 	}
 	route("/version", h.version, http.MethodGet)
 	route("/engine", h.engines, http.MethodGet)

@@ -40,6 +40,8 @@ type app struct {
 	started      time.Time
 	router       *httpapi.Router
 	engine       engine.Engine
+	procs        engine.Processes // the engine's process side; nil for a decision-only engine
+	boardOwners  *boardOwnerCache
 	embedded     bool
 	verifier     *auth.Verifier
 	auth         *auth.Authenticator
@@ -63,6 +65,8 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 		a.Close()
 		return nil, fmt.Errorf("process engine: %w", err)
 	}
+	a.procs, _ = a.engine.(engine.Processes)
+	a.boardOwners = newBoardOwnerCache(maxBoardOwners)
 	if err := a.newIdentity(ctx); err != nil {
 		a.Close()
 		return nil, err
@@ -174,6 +178,9 @@ func newEngine(ctx context.Context, cfg *config) (engine.Engine, bool, error) {
 		EnableDuplicateFiltering: true, Resources: rs}); err != nil {
 		return nil, false, fmt.Errorf("deploying the example models: %w", err)
 	}
+	if err := deployProcessBundle(ctx, l, "processes/localpass"); err != nil {
+		return nil, false, fmt.Errorf("deploying the example process: %w", err)
+	}
 	return l, true, nil
 }
 
@@ -197,6 +204,9 @@ func (a *app) routes() {
 	})
 	a.healthRoutes(r)
 	a.decisionRoutes(r)
+	a.processRoutes(r)
+	a.taskRoutes(r)
+	a.m2mRoutes(r)
 	a.brpRoutes(r)
 	a.adminRoutes(r)
 	a.publicRoutes(r)

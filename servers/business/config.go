@@ -61,6 +61,8 @@ type config struct {
 	M2MClients      []string
 	DocmgmtClients  []string
 
+	CitizenCrossTenant []string // process keys a citizen may start at another organisation
+
 	HealthRulesAPIURL, HealthKnowledgeGraphURL, HealthExplorerURL string
 
 	BRPUpstreamURL string // "" = the embedded register
@@ -232,6 +234,8 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 		"app slugs whose Azure Static Web Apps preview origins are allowed; ignored in production")
 
 	c.TenantIsolation = env.Bool("ENABLE_TENANT_ISOLATION", true, "refuse tenant routes to tokens without a municipality claim (403 MISSING_TENANT)")
+	c.CitizenCrossTenant = env.List("CITIZEN_CROSS_TENANT_PROCESSES", []string{"AwbZorgtoeslagProcess"},
+		"process keys a citizen may start when only another organisation deployed them; that organisation then owns the instance")
 	c.M2MClients = env.List("M2M_ALLOWED_CLIENTS", []string{"operaton-mcp-client"}, "azp values admitted to /v1/m2m; empty: nobody")
 	c.DocmgmtClients = env.List("DOCMGMT_ALLOWED_CLIENTS", []string{"edocs-mcp-client", "copilot-studio-edocs", "operaton-mcp-client"},
 		"azp values admitted to /v1/docmgmt; empty: nobody")

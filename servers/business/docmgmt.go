@@ -461,13 +461,22 @@ func (a *app) handleDocmgmtDeleteWorkspace(w http.ResponseWriter, r *http.Reques
 // external-task worker of the document topics (DOCMGMT_WORKER_ENABLED).
 // The worker never runs against a remote engine: there, the operator runs
 // workers next to Operaton.
-func (a *app) newDocs(_ context.Context) error {
+func (a *app) newDocs(ctx context.Context) error {
 	c, err := newDocmgmt(a.cfg, a)
 	if err != nil {
 		return fmt.Errorf("document management: %w", err)
 	}
 	a.docmgmt = c
-	if !a.embedded || !a.cfg.DocWorker {
+	if !a.embedded {
+		return nil
+	}
+	// The onboarding and project-phase examples run on embedded defaults.
+	for _, dir := range []string{"processes/onboarding", "processes/projectphase"} {
+		if err := deployProcessBundle(ctx, a.engine, dir); err != nil {
+			return fmt.Errorf("deploying the example process %s: %w", dir, err)
+		}
+	}
+	if !a.cfg.DocWorker {
 		return nil
 	}
 	pe, err := a.processEngine()

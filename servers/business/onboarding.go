@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/servers/internal/auth"
@@ -21,7 +20,6 @@ const (
 	codeRIPList            = "RIP_LIST_FAILED"
 	codeRIPCompletedList   = "RIP_COMPLETED_LIST_FAILED"
 	codeRIPDocuments       = "RIP_DOCUMENTS_FAILED"
-	codeProcessNotFound    = "PROCESS_NOT_FOUND"
 	onboardingProcessKey   = "HrOnboardingProcess"
 	ripProcessKey          = "RipPhase1Process"
 	tenantVariable         = "municipality"
@@ -31,52 +29,18 @@ const (
 	maxDocumentResourceLen = 4 << 20
 )
 
-// processEngine is the process side of the configured engine.
-func (a *app) processEngine() (engine.Processes, error) {
-	if p, ok := any(a.engine).(engine.Processes); ok {
-		return p, nil
-	}
-	return nil, httpapi.NewError(http.StatusBadGateway, codeOperatonError, "The process engine has no process side")
-}
+// processEngine is the process side of the configured engine (h25's
+// a.processes: 502 OPERATON_ERROR for a decision-only engine).
+func (a *app) processEngine() (engine.Processes, error) { return a.processes() }
 
-// docsEngineFailure maps an engine error of these routes (notes §4.9): an
-// unreachable or silent engine is 502 OPERATON_ERROR, a refusal 500 with the
-// route's code and the engine's message in details.engine.
-// TODO(integrator): fold into h25's engineerrors.go mapping when merged.
+// docsEngineFailure maps an engine error of these routes through the one
+// mapping (engineerrors.go): a refusal is 500 with the route's code.
 func docsEngineFailure(err error, code, what string) error {
-	var le limitError
-	var ee *engine.Error
 	var he *httpapi.Error
-	switch {
-	case errors.As(err, &he):
+	if errors.As(err, &he) {
 		return he
-	case errors.As(err, &le):
-		status := http.StatusBadRequest
-		if le.LimitExceeded() == "Timeout" {
-			status = http.StatusServiceUnavailable
-		}
-		return httpapi.NewError(status, codeLimitExceeded, le.Error())
-	case errors.Is(err, engine.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
-		return &httpapi.Error{Status: http.StatusBadGateway, Code: codeOperatonError, Message: "The process engine could not be reached", Cause: err}
-	case errors.As(err, &ee) && ee.Status >= 500 && ee.Message == "":
-		return &httpapi.Error{Status: http.StatusBadGateway, Code: codeOperatonError, Message: "The process engine failed", Cause: err}
-	case errors.As(err, &ee):
-		return &httpapi.Error{Status: http.StatusInternalServerError, Code: code, Message: what,
-			Details: map[string]string{"engine": ee.Message}, Cause: err}
 	}
-	return &httpapi.Error{Status: http.StatusInternalServerError, Code: code, Message: what, Cause: err}
-}
-
-func (a *app) engineContext(r *http.Request) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(r.Context(), a.cfg.EngineTimeout)
-}
-
-// engineTime formats an engine date as Operaton does; nil stays null.
-func engineTime(t *time.Time) any {
-	if t == nil || t.IsZero() {
-		return nil
-	}
-	return t.Format(engine.DateLayout)
+	return engineFailure(err, onFailure{Failed: code, FailedMessage: what})
 }
 
 // flattenHistoric turns historic variable rows into {name: value}. A name

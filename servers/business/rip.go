@@ -17,13 +17,9 @@ import (
 	"github.com/regelkit/regelkit/servers/internal/openapi"
 )
 
-// Namespaces the BPMN is read by (never by prefix).
-const (
-	bpmnNS    = "http://www.omg.org/spec/BPMN/20100524/MODEL"
-	camundaNS = "http://camunda.org/schema/1.0/bpmn"
-	// maxBPMNBytes bounds the BPMN XML parsed per request.
-	maxBPMNBytes = 10 << 20
-)
+// bpmnNS is the BPMN model namespace; elements are matched by namespace,
+// never by prefix (camundaNS and maxBPMNBytes: process.go).
+const bpmnNS = bpmnModelNS
 
 // ripDocuments are the phase-1 templates and their response fields.
 var ripDocuments = []struct{ template, field string }{
@@ -207,7 +203,7 @@ func (a *app) ripTemplate(ctx context.Context, pe engine.Processes, instanceID, 
 // with that value.
 func documentFilers(xml, key string) (map[string]string, error) {
 	if len(xml) > maxBPMNBytes {
-		return nil, errors.New("BPMN larger than 10 MiB")
+		return nil, errors.New("BPMN larger than 16 MiB")
 	}
 	doc := etree.NewDocument()
 	if err := doc.ReadFromString(xml); err != nil {
