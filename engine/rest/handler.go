@@ -186,6 +186,13 @@ func (h *handler) log(r *http.Request, err error) {
 			"decision", ee.DecisionKey, "failedDecision", ee.DecisionID, "noRuleMatched", ee.NoRuleMatched)
 		return
 	}
+	var e *engine.Error
+	if errors.As(err, &e) {
+		// the engine's own message may quote variable values (a script's
+		// or an expression's failure): log what failed, not the message
+		h.opts.Logger.Error("engine-rest: request failed", "method", r.Method, "path", r.URL.Path, "status", e.Status, "type", e.Type)
+		return
+	}
 	h.opts.Logger.Error("engine-rest: request failed", "method", r.Method, "path", r.URL.Path, "error", err.Error())
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -496,5 +497,20 @@ func TestDecisionOnlyEngine(t *testing.T) {
 	status, _, body := call(t, srv, "GET", "/engine-rest/task", "", "")
 	if status != 404 || !strings.Contains(body, "NotFoundException") {
 		t.Errorf("GET /task on a decision engine: %d %s", status, body)
+	}
+}
+
+// TestEngineFailureLogs: a 500 from the engine is logged by type, without
+// its message (which may quote variable values).
+func TestEngineFailureLogs(t *testing.T) {
+	var logs strings.Builder
+	st := &procStub{Engine: local.New(local.Options{})}
+	srv := httptest.NewServer(NewHandler(st, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))}))
+	defer srv.Close()
+	if status, _, _ := call(t, srv, "POST", "/engine-rest/task/t1/claim", jsonCT, `{"userId":"bob"}`); status != 500 {
+		t.Fatalf("status %d", status)
+	}
+	if !strings.Contains(logs.String(), "type=TaskAlreadyClaimedException") || strings.Contains(logs.String(), "someone else") {
+		t.Errorf("log: %s", logs.String())
 	}
 }

@@ -3,11 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/gorilla/mux"
@@ -171,8 +170,8 @@ type m2mInstance struct {
 
 func (a *app) handleM2MProcessList(w http.ResponseWriter, r *http.Request) error {
 	p := auth.FromContext(r.Context())
-	q, err := processInstanceQuery(r.URL.Query())
-	if err != nil {
+	q, err := engine.ParseProcessInstanceQuery(r.URL.Query())
+	if err := m2mQuery(&q.MaxResults, err); err != nil {
 		return err
 	}
 	procs, err := a.processes()
@@ -207,7 +206,7 @@ func (a *app) handleM2MHistory(w http.ResponseWriter, r *http.Request) error {
 		var err error
 		if data, err = io.ReadAll(r.Body); err != nil {
 			var tooLarge *http.MaxBytesError
-			if ok := asMaxBytes(err, &tooLarge); ok {
+			if errors.As(err, &tooLarge) {
 				return httpapi.Errorf(http.StatusRequestEntityTooLarge, httpapi.CodePayloadTooLarge, "request body exceeds the limit of %d bytes", tooLarge.Limit)
 			}
 			return httpapi.NewError(http.StatusBadRequest, httpapi.CodeMalformedBody, "could not read request body")
@@ -215,11 +214,14 @@ func (a *app) handleM2MHistory(w http.ResponseWriter, r *http.Request) error {
 	}
 	var err error
 	if len(bytes.TrimSpace(data)) > 0 {
-		q, err = historyQueryBody(data)
+		if !json.Valid(data) {
+			return httpapi.NewError(http.StatusBadRequest, httpapi.CodeMalformedBody, "malformed JSON body")
+		}
+		q, err = engine.ParseHistoricProcessInstanceQueryJSON(data, r.URL.Query())
 	} else {
-		q, err = historyQueryValues(r.URL.Query())
+		q, err = engine.ParseHistoricProcessInstanceQuery(r.URL.Query())
 	}
-	if err != nil {
+	if err := m2mQuery(&q.MaxResults, err); err != nil {
 		return err
 	}
 	procs, err := a.processes()
@@ -233,21 +235,6 @@ func (a *app) handleM2MHistory(w http.ResponseWriter, r *http.Request) error {
 		return engineFailure(err, onFailure{Failed: codeProcessHistoryFailed, FailedMessage: "The process history could not be read"})
 	}
 	return httpapi.WriteData(w, http.StatusOK, historicProcessList(list))
-}
-
-func asMaxBytes(err error, target **http.MaxBytesError) bool {
-	for err != nil {
-		if e, ok := err.(*http.MaxBytesError); ok {
-			*target = e
-			return true
-		}
-		u, ok := err.(interface{ Unwrap() error })
-		if !ok {
-			return false
-		}
-		err = u.Unwrap()
-	}
-	return false
 }
 
 func (a *app) handleM2MStart(w http.ResponseWriter, r *http.Request) error {
@@ -373,8 +360,8 @@ func (a *app) handleM2MDelete(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *app) handleM2MTaskList(w http.ResponseWriter, r *http.Request) error {
-	q, err := taskQuery(r.URL.Query())
-	if err != nil {
+	q, err := engine.ParseTaskQuery(r.URL.Query())
+	if err := m2mQuery(&q.MaxResults, err); err != nil {
 		return err
 	}
 	procs, err := a.processes()
@@ -509,230 +496,25 @@ func (a *app) handleM2MComplete(w http.ResponseWriter, r *http.Request) error {
 	return httpapi.WriteData(w, http.StatusOK, map[string]any{"taskId": id, "completed": true})
 }
 
-// params reads Operaton's query parameters, collecting the first problem
-// as a 400 VALIDATION_ERROR.
-type params struct {
-	v   url.Values
-	err error
+// m2mQuery finishes a passthrough query read by the engine's parser: a
+// parse failure is 400 VALIDATION_ERROR with the engine's message, and
+// maxResults is at most maxM2MRows (absent: maxM2MRows; 0 keeps Operaton's
+// "no rows").
+func m2mQuery(maxResults *int, err error) error {
+	if err != nil {
+		return httpapi.NewError(http.StatusBadRequest, codeValidation, httpapi.Excerpt(engineMessage(err), 300))
+	}
+	if *maxResults == 0 || *maxResults > maxM2MRows {
+		*maxResults = maxM2MRows
+	}
+	return nil
 }
 
-func (p *params) str(name string) string {
-	s := p.v.Get(name)
-	if len(s) > maxVariableName*4 && p.err == nil {
-		p.err = httpapi.Errorf(http.StatusBadRequest, codeValidation, "query parameter %s is too long", name)
+// engineMessage is an engine error's own message.
+func engineMessage(err error) string {
+	var ee *engine.Error
+	if errors.As(err, &ee) && ee.Message != "" {
+		return ee.Message
 	}
-	return s
-}
-
-func (p *params) list(name string) []string {
-	s := p.str(name)
-	if s == "" {
-		return nil
-	}
-	parts := strings.Split(s, ",")
-	if len(parts) > maxM2MRows && p.err == nil {
-		p.err = httpapi.Errorf(http.StatusBadRequest, codeValidation, "query parameter %s lists more than %d values", name, maxM2MRows)
-	}
-	return parts
-}
-
-func (p *params) boolean(name string) bool {
-	switch s := p.v.Get(name); s {
-	case "", "false":
-		return false
-	case "true":
-		return true
-	default:
-		if p.err == nil {
-			p.err = httpapi.Errorf(http.StatusBadRequest, codeValidation, "query parameter %s must be true or false", name)
-		}
-	}
-	return false
-}
-
-func (p *params) integer(name string) int {
-	s := p.v.Get(name)
-	if s == "" {
-		return 0
-	}
-	n, err := strconv.Atoi(s)
-	if (err != nil || n < 0) && p.err == nil {
-		p.err = httpapi.Errorf(http.StatusBadRequest, codeValidation, "query parameter %s must be a non-negative integer", name)
-	}
-	return n
-}
-
-// paging reads firstResult and maxResults, the latter at most maxM2MRows.
-func (p *params) paging() (first, maxResults int) {
-	first, maxResults = p.integer("firstResult"), p.integer("maxResults")
-	if maxResults <= 0 || maxResults > maxM2MRows {
-		maxResults = maxM2MRows
-	}
-	return first, maxResults
-}
-
-func (p *params) sortOrder() (by, order string) {
-	by, order = p.str("sortBy"), p.str("sortOrder")
-	if order != "" && order != "asc" && order != "desc" && p.err == nil {
-		p.err = httpapi.NewError(http.StatusBadRequest, codeValidation, "sortOrder must be asc or desc")
-	}
-	if (by == "") != (order == "") && p.err == nil {
-		p.err = httpapi.NewError(http.StatusBadRequest, codeValidation, "sortBy and sortOrder go together")
-	}
-	return by, order
-}
-
-var filterOperators = []string{"eq", "neq", "gteq", "gt", "lteq", "lt", "like"}
-
-// variableFilters reads name_op_value[,name_op_value…].
-func (p *params) variableFilters(name string) []engine.VariableFilter {
-	var out []engine.VariableFilter
-	for _, expr := range p.list(name) {
-		f, ok := parseFilter(expr)
-		if !ok {
-			if p.err == nil {
-				p.err = httpapi.Errorf(http.StatusBadRequest, codeValidation,
-					"query parameter %s: %q is not name_operator_value", name, httpapi.Excerpt(expr, 80))
-			}
-			return nil
-		}
-		out = append(out, f)
-	}
-	return out
-}
-
-func parseFilter(expr string) (engine.VariableFilter, bool) {
-	for i := 1; i < len(expr); i++ {
-		if expr[i] != '_' {
-			continue
-		}
-		for _, op := range filterOperators {
-			if strings.HasPrefix(expr[i+1:], op+"_") {
-				return engine.VariableFilter{Name: expr[:i], Operator: op, Value: expr[i+len(op)+2:]}, true
-			}
-		}
-	}
-	return engine.VariableFilter{}, false
-}
-
-// processInstanceQuery reads the parameters of GET /process-instance.
-func processInstanceQuery(v url.Values) (engine.ProcessInstanceQuery, error) {
-	p := &params{v: v}
-	q := engine.ProcessInstanceQuery{
-		ProcessInstanceIDs: p.list("processInstanceIds"), BusinessKey: p.str("businessKey"),
-		BusinessKeyLike: p.str("businessKeyLike"), ProcessDefinitionID: p.str("processDefinitionId"),
-		ProcessDefinitionKey: p.str("processDefinitionKey"), ProcessDefinitionKeyIn: p.list("processDefinitionKeyIn"),
-		DeploymentID: p.str("deploymentId"), SuperProcessInstance: p.str("superProcessInstance"),
-		SubProcessInstance: p.str("subProcessInstance"), Active: p.boolean("active"), Suspended: p.boolean("suspended"),
-		TenantIDIn: p.list("tenantIdIn"), WithoutTenantID: p.boolean("withoutTenantId"), Variables: p.variableFilters("variables"),
-	}
-	q.SortBy, q.SortOrder = p.sortOrder()
-	q.FirstResult, q.MaxResults = p.paging()
-	return q, p.err
-}
-
-// taskQuery reads the parameters of GET /task.
-func taskQuery(v url.Values) (engine.TaskQuery, error) {
-	p := &params{v: v}
-	q := engine.TaskQuery{
-		TaskID: p.str("taskId"), TaskIDIn: p.list("taskIdIn"), ProcessInstanceID: p.str("processInstanceId"),
-		ProcessInstanceIDIn: p.list("processInstanceIdIn"), ProcessInstanceBusinessKey: p.str("processInstanceBusinessKey"),
-		ProcessDefinitionID: p.str("processDefinitionId"), ProcessDefinitionKey: p.str("processDefinitionKey"),
-		ProcessDefinitionKeyIn: p.list("processDefinitionKeyIn"), TaskDefinitionKey: p.str("taskDefinitionKey"),
-		TaskDefinitionKeyIn: p.list("taskDefinitionKeyIn"), Name: p.str("name"), NameLike: p.str("nameLike"),
-		Assignee: p.str("assignee"), AssigneeIn: p.list("assigneeIn"), Assigned: p.boolean("assigned"),
-		Unassigned: p.boolean("unassigned"), CandidateUser: p.str("candidateUser"), CandidateGroup: p.str("candidateGroup"),
-		CandidateGroups: p.list("candidateGroups"), IncludeAssignedTasks: p.boolean("includeAssignedTasks"),
-		TenantIDIn: p.list("tenantIdIn"), WithoutTenantID: p.boolean("withoutTenantId"), Active: p.boolean("active"),
-		Suspended: p.boolean("suspended"), ProcessVariables: p.variableFilters("processVariables"),
-	}
-	q.SortBy, q.SortOrder = p.sortOrder()
-	q.FirstResult, q.MaxResults = p.paging()
-	return q, p.err
-}
-
-// historyQueryValues reads the parameters of GET /history/process-instance.
-func historyQueryValues(v url.Values) (engine.HistoricProcessInstanceQuery, error) {
-	p := &params{v: v}
-	q := engine.HistoricProcessInstanceQuery{
-		ProcessInstanceID: p.str("processInstanceId"), ProcessInstanceIDs: p.list("processInstanceIds"),
-		BusinessKey: p.str("processInstanceBusinessKey"), BusinessKeyLike: p.str("processInstanceBusinessKeyLike"),
-		ProcessDefinitionID: p.str("processDefinitionId"), ProcessDefinitionKey: p.str("processDefinitionKey"),
-		ProcessDefinitionKeyIn: p.list("processDefinitionKeyIn"), SuperProcessInstanceID: p.str("superProcessInstanceId"),
-		Finished: p.boolean("finished"), Unfinished: p.boolean("unfinished"), State: p.str("state"),
-		TenantIDIn: p.list("tenantIdIn"), WithoutTenantID: p.boolean("withoutTenantId"), Variables: p.variableFilters("variables"),
-	}
-	q.SortBy, q.SortOrder = p.sortOrder()
-	q.FirstResult, q.MaxResults = p.paging()
-	return q, p.err
-}
-
-// historyBody is Operaton's POST /history/process-instance query.
-type historyBody struct {
-	ProcessInstanceID              string   `json:"processInstanceId"`
-	ProcessInstanceIDs             []string `json:"processInstanceIds"`
-	ProcessInstanceBusinessKey     string   `json:"processInstanceBusinessKey"`
-	ProcessInstanceBusinessKeyLike string   `json:"processInstanceBusinessKeyLike"`
-	ProcessDefinitionID            string   `json:"processDefinitionId"`
-	ProcessDefinitionKey           string   `json:"processDefinitionKey"`
-	ProcessDefinitionKeyIn         []string `json:"processDefinitionKeyIn"`
-	SuperProcessInstanceID         string   `json:"superProcessInstanceId"`
-	Finished                       bool     `json:"finished"`
-	Unfinished                     bool     `json:"unfinished"`
-	State                          string   `json:"state"`
-	TenantIDIn                     []string `json:"tenantIdIn"`
-	WithoutTenantID                bool     `json:"withoutTenantId"`
-	Variables                      []struct {
-		Name     string `json:"name"`
-		Operator string `json:"operator"`
-		Value    any    `json:"value"`
-	} `json:"variables"`
-	Sorting []struct {
-		SortBy    string `json:"sortBy"`
-		SortOrder string `json:"sortOrder"`
-	} `json:"sorting"`
-	FirstResult int `json:"firstResult"`
-	MaxResults  int `json:"maxResults"`
-}
-
-func historyQueryBody(data []byte) (engine.HistoricProcessInstanceQuery, error) {
-	var b historyBody
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&b); err != nil {
-		if _, ok := err.(*json.UnmarshalTypeError); ok {
-			return engine.HistoricProcessInstanceQuery{}, httpapi.NewError(http.StatusBadRequest, codeValidation,
-				httpapi.Excerpt("the history query has a field of the wrong type: "+err.Error(), 300))
-		}
-		return engine.HistoricProcessInstanceQuery{}, httpapi.NewError(http.StatusBadRequest, httpapi.CodeMalformedBody, "malformed JSON body")
-	}
-	if len(b.ProcessInstanceIDs) > maxM2MRows || len(b.Variables) > maxM2MRows || len(b.ProcessDefinitionKeyIn) > maxM2MRows {
-		return engine.HistoricProcessInstanceQuery{}, httpapi.Errorf(http.StatusBadRequest, codeValidation, "the history query lists more than %d values", maxM2MRows)
-	}
-	q := engine.HistoricProcessInstanceQuery{
-		ProcessInstanceID: b.ProcessInstanceID, ProcessInstanceIDs: b.ProcessInstanceIDs, BusinessKey: b.ProcessInstanceBusinessKey,
-		BusinessKeyLike: b.ProcessInstanceBusinessKeyLike, ProcessDefinitionID: b.ProcessDefinitionID,
-		ProcessDefinitionKey: b.ProcessDefinitionKey, ProcessDefinitionKeyIn: b.ProcessDefinitionKeyIn,
-		SuperProcessInstanceID: b.SuperProcessInstanceID, Finished: b.Finished, Unfinished: b.Unfinished, State: b.State,
-		TenantIDIn: b.TenantIDIn, WithoutTenantID: b.WithoutTenantID, FirstResult: max(b.FirstResult, 0), MaxResults: b.MaxResults,
-	}
-	for _, v := range b.Variables {
-		op := v.Operator
-		if op == "" {
-			op = "eq"
-		}
-		switch v.Value.(type) {
-		case string, json.Number, bool, nil:
-		default:
-			return q, httpapi.Errorf(http.StatusBadRequest, codeValidation, "variable filter %q: value must be a string, number, boolean or null", httpapi.Excerpt(v.Name, 80))
-		}
-		q.Variables = append(q.Variables, engine.VariableFilter{Name: v.Name, Operator: op, Value: v.Value})
-	}
-	for _, s := range b.Sorting {
-		q.Sorting = append(q.Sorting, engine.Sorting{SortBy: s.SortBy, SortOrder: s.SortOrder})
-	}
-	if q.MaxResults <= 0 || q.MaxResults > maxM2MRows {
-		q.MaxResults = maxM2MRows
-	}
-	return q, nil
+	return err.Error()
 }
