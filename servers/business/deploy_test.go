@@ -29,12 +29,18 @@ func boardOwnerOf(t *testing.T, xml string) []string {
 			continue
 		}
 		kids := p.ChildElements()
+		docs := 0
+		for _, k := range kids {
+			if k.Tag == "documentation" {
+				docs++
+			}
+		}
 		for i, ext := range kids {
 			if ext.Tag != "extensionElements" || ext.NamespaceURI() != bpmnNS {
 				continue
 			}
-			if i == 0 || kids[i-1].Tag != "documentation" {
-				t.Errorf("extensionElements is child %d, want right after documentation", i)
+			if i != docs {
+				t.Errorf("extensionElements is child %d, want %d: right after the %d documentation elements", i, docs, docs)
 			}
 			for _, props := range ext.ChildElements() {
 				if props.Tag != "properties" || props.NamespaceURI() != camundaNS {

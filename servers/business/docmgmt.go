@@ -470,11 +470,12 @@ func (a *app) newDocs(ctx context.Context) error {
 	if !a.embedded {
 		return nil
 	}
-	// The onboarding and project-phase examples run on embedded defaults.
-	for _, dir := range []string{"processes/onboarding", "processes/projectphase"} {
-		if err := deployProcessBundle(ctx, a.engine, dir); err != nil {
-			return fmt.Errorf("deploying the example process %s: %w", dir, err)
-		}
+	// The project-phase example runs on embedded defaults, served by the
+	// worker below. (The onboarding example brings a decision model of its
+	// own, which would change the decision listings of embedded defaults;
+	// deploy it with the bundle route.)
+	if err := deployProcessBundle(ctx, a.engine, "processes/projectphase"); err != nil {
+		return fmt.Errorf("deploying the example process: %w", err)
 	}
 	if !a.cfg.DocWorker {
 		return nil

@@ -12,8 +12,8 @@ import (
 	"github.com/regelkit/regelkit/servers/internal/auth"
 )
 
-// requireProcesses skips until the embedded engine runs processes.
-func requireProcesses(t *testing.T, ta *testApp) engine.Processes {
+// docsProcesses is the process side of the app, skipping without one.
+func docsProcesses(t *testing.T, ta *testApp) engine.Processes {
 	t.Helper()
 	pe, err := ta.processEngine()
 	if err != nil {
@@ -69,12 +69,6 @@ func deployDMN(t *testing.T, ta *testApp, dir string) {
 	}
 }
 
-type taskItem struct {
-	ID                string `json:"id"`
-	ProcessInstanceID string `json:"processInstanceId"`
-	TaskDefinitionKey string `json:"taskDefinitionKey"`
-}
-
 // completeTask finds the open task of instance at activity, claims and
 // completes it with vars through /v1/task as the holder of h.
 func completeTask(t *testing.T, ta *testApp, h []string, instance, activity string, vars map[string]any) {
@@ -110,7 +104,7 @@ func startProcess(t *testing.T, ta *testApp, h []string, key string, vars map[st
 // document), then the HR routes read it, per tenant and role.
 func TestOnboardingEndToEnd(t *testing.T) {
 	ta := newTestApp(t, map[string]string{"DOCMGMT_WORKER_ENABLED": "false"})
-	pe := requireProcesses(t, ta)
+	pe := docsProcesses(t, ta)
 	deployDMN(t, ta, "onboarding")
 	cw := bearer(ta.token(t, caseworker("utrecht")))
 	var dep struct {

@@ -33,7 +33,7 @@ func (d ripDocs) filed() string {
 // finished.
 func TestProjectPhaseEndToEnd(t *testing.T) {
 	ta := newTestApp(t, map[string]string{"DOCMGMT_WORKER_ENABLED": "false"})
-	pe := requireProcesses(t, ta)
+	pe := docsProcesses(t, ta)
 	pl := bearer(ta.token(t, staff("pl-utrecht", "utrecht", "caseworker", "infra-projectteam")))
 	var dep struct{ DeploymentID string }
 	ta.c.Post(deployPath, bundleRequest(t, "projectphase", "rip-phase1"), pl...).Data(t, 201, &dep)
@@ -130,7 +130,7 @@ func TestProjectPhaseEndToEnd(t *testing.T) {
 // creates the workspace of a started project.
 func TestDocWorkerRunsByDefault(t *testing.T) {
 	ta := newTestApp(t, nil)
-	requireProcesses(t, ta)
+	docsProcesses(t, ta)
 	pl := bearer(ta.token(t, staff("pl-utrecht", "utrecht", "caseworker", "infra-projectteam")))
 	ta.c.Post(deployPath, bundleRequest(t, "projectphase", "rip-phase1"), pl...).ExpectStatus(t, 201)
 	id := startProcess(t, ta, pl, ripProcessKey, map[string]any{"projectNumber": "2026-020", "projectName": "Kade", "projectLeader": "B"})

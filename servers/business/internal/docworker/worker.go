@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"regexp"
 	"strings"
 	"time"
+
+	"github.com/beevik/etree"
 
 	"github.com/regelkit/regelkit/docmgmt"
 	"github.com/regelkit/regelkit/engine"
@@ -274,6 +277,15 @@ func (w *Worker) workspace(ctx context.Context, t engine.LockedExternalTask) (en
 
 func (w *Worker) document(ctx context.Context, t engine.LockedExternalTask) (engine.Variables, error) {
 	id := stringVar(t.Variables, VarTemplateID)
+	workspace := stringVar(t.Variables, VarTaskWorkspace)
+	if id == "" {
+		// An engine that does not hand over the task's input parameters:
+		// read them from the BPMN.
+		var err error
+		if id, workspace, err = w.inputs(ctx, t); err != nil {
+			return nil, err
+		}
+	}
 	if id == "" {
 		return nil, &permanent{errors.New("the input documentTemplateId is required")}
 	}
@@ -288,7 +300,7 @@ func (w *Worker) document(ctx context.Context, t engine.LockedExternalTask) (eng
 	cctx, cancel := w.call(ctx)
 	defer cancel()
 	up, err := w.o.Docs.Upload(cctx, docmgmt.UploadRequest{
-		WorkspaceID: stringVar(t.Variables, VarTaskWorkspace), Filename: id + ".txt", Content: doc.Text,
+		WorkspaceID: workspace, Filename: id + ".txt", Content: doc.Text,
 		DocName: doc.Name, AppID: w.o.AppID, Department: w.o.Department,
 	})
 	if err != nil {
@@ -325,3 +337,73 @@ func (w *Worker) template(ctx context.Context, definitionID, id string) ([]byte,
 	}
 	return nil, &permanent{fmt.Errorf("template %s.document is not in the deployment of %s", id, definitionID)}
 }
+
+// inputs reads the documentTemplateId and workspaceId input parameters of
+// the task's activity from the BPMN: a literal is taken as is, a plain
+// ${name} from the instance's variables.
+func (w *Worker) inputs(ctx context.Context, t engine.LockedExternalTask) (templateID, workspace string, err error) {
+	cctx, cancel := w.call(ctx)
+	defer cancel()
+	xml, err := w.o.Engine.ProcessDefinitionXML(cctx, t.ProcessDefinitionID)
+	if err != nil {
+		return "", "", err
+	}
+	params, err := inputParameters(xml, t.ActivityID)
+	if err != nil {
+		return "", "", &permanent{err}
+	}
+	resolve := func(v string) string {
+		if m := simpleExpr.FindStringSubmatch(v); m != nil {
+			return stringVar(t.Variables, m[1])
+		}
+		return v
+	}
+	return resolve(params[VarTemplateID]), resolve(params[VarTaskWorkspace]), nil
+}
+
+var simpleExpr = regexp.MustCompile(`^\$\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}$`)
+
+// inputParameters are the camunda:inputParameter texts of the element with
+// the id, found by namespace.
+func inputParameters(xml, activityID string) (map[string]string, error) {
+	if len(xml) > maxBPMNBytes {
+		return nil, fmt.Errorf("BPMN larger than %d bytes", maxBPMNBytes)
+	}
+	doc := etree.NewDocument()
+	if err := doc.ReadFromString(xml); err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	if doc.Root() == nil {
+		return out, nil
+	}
+	stack := []*etree.Element{doc.Root()}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if e.SelectAttrValue("id", "") != activityID || e.NamespaceURI() != bpmnNS {
+			stack = append(stack, e.ChildElements()...)
+			continue
+		}
+		for _, ext := range e.ChildElements() {
+			for _, io := range ext.ChildElements() {
+				if io.Tag != "inputOutput" || io.NamespaceURI() != camundaNS {
+					continue
+				}
+				for _, in := range io.ChildElements() {
+					if in.Tag == "inputParameter" && in.NamespaceURI() == camundaNS {
+						out[in.SelectAttrValue("name", "")] = strings.TrimSpace(in.Text())
+					}
+				}
+			}
+		}
+		return out, nil
+	}
+	return out, nil
+}
+
+const (
+	bpmnNS       = "http://www.omg.org/spec/BPMN/20100524/MODEL"
+	camundaNS    = "http://camunda.org/schema/1.0/bpmn"
+	maxBPMNBytes = 16 << 20
+)
