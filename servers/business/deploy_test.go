@@ -1,10 +1,17 @@
 package main
 
 import (
+	"context"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/beevik/etree"
+
+	"github.com/regelkit/regelkit/engine"
+	"github.com/regelkit/regelkit/engine/local"
+	"github.com/regelkit/regelkit/engine/rest"
 )
 
 const plainBPMN = `<?xml version="1.0" encoding="UTF-8"?>
@@ -165,4 +172,102 @@ func TestDeployValidation(t *testing.T) {
 	}
 	big := `{"bpmnXml":"` + strings.Repeat("x", 11<<20) + `"}`
 	ta.c.Post(deployPath, big, h...).ExpectError(t, 413, "PAYLOAD_TOO_LARGE")
+}
+
+// TestDeployToAllowedEngine: a bundle goes, as one multipart deployment, to
+// an engine named by operatonUrl when listed (here engine/rest over another
+// embedded engine); the configured engine gets nothing. A BPMN the engine
+// rejects is 500 PROCESS_DEPLOY_FAILED; an unreachable listed engine 502.
+func TestDeployToAllowedEngine(t *testing.T) {
+	remote := local.New(local.Options{Version: "remote"})
+	rp, ok := any(remote).(engine.Processes)
+	if !ok {
+		t.Skip("the embedded engine runs no processes yet")
+	}
+	srv := httptest.NewServer(rest.NewHandler(remote, rest.Options{}))
+	defer srv.Close()
+	remoteURL := srv.URL + "/engine-rest"
+	ta := newTestApp(t, map[string]string{"DEPLOY_ALLOWED_ENGINE_URLS": remoteURL + ",http://127.0.0.1:1/engine-rest",
+		"DOCMGMT_WORKER_ENABLED": "false"})
+	cw := bearer(ta.token(t, caseworker("utrecht")))
+	body := bundleRequest(t, "projectphase", "rip-remote")
+	body["operatonUrl"] = remoteURL
+	var dep struct {
+		DeploymentID  string
+		ResourceCount int
+	}
+	resp := ta.c.Post(deployPath, body, cw...)
+	resp.Data(t, 201, &dep)
+	if dep.ResourceCount != 5 || resp.Header.Get("Deprecation") != "" {
+		t.Errorf("deploy = %+v, Deprecation %q; want 5 resources and no deprecation on /v1", dep, resp.Header.Get("Deprecation"))
+	}
+	ctx := context.Background()
+	res, err := rp.DeploymentResources(ctx, dep.DeploymentID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range res {
+		names = append(names, r.Name)
+	}
+	slices.Sort(names)
+	if strings.Join(names, ",") != "rip-intake-report.document,rip-pdp.document,rip-phase1-start.form,rip-psu-report.document,rip-remote.bpmn" {
+		t.Errorf("remote deployment resources %v", names)
+	}
+	defs, err := rp.ProcessDefinitions(ctx, engine.ProcessDefinitionQuery{Key: ripProcessKey})
+	if err != nil || len(defs) != 1 {
+		t.Fatalf("remote definitions %v %v", defs, err)
+	}
+	xml, err := rp.ProcessDefinitionXML(ctx, defs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if owners := boardOwnerOf(t, xml); len(owners) != 1 || owners[0] != "infra-board" {
+		t.Errorf("boardOwner %v, want [infra-board] (infra-projectteam groups)", owners)
+	}
+	configured, _ := ta.processEngine()
+	if mine, _ := configured.ProcessDefinitions(ctx, engine.ProcessDefinitionQuery{DeploymentID: dep.DeploymentID}); len(mine) != 0 {
+		t.Errorf("the configured engine got the remote deployment: %v", mine)
+	}
+	// The deployed bundle runs on the remote engine.
+	pi, err := rp.StartProcess(ctx, engine.StartProcess{Key: ripProcessKey, Variables: engine.Variables{
+		"projectNumber": engine.String("1"), "projectName": engine.String("x")}})
+	if err != nil || pi.Ended {
+		t.Fatalf("start on the remote engine: %+v %v", pi, err)
+	}
+
+	if !strings.Contains(ta.logs.String(), "action=process.deploy") {
+		t.Error("no audit entry process.deploy")
+	}
+	// An explicit "" leaves the process untagged.
+	body = map[string]any{"bpmnXml": plainBPMN, "deploymentName": "plain", "boardOwner": ""}
+	ta.c.Post(deployPath, body, cw...).ExpectStatus(t, 201)
+	// Rejections and an unreachable engine.
+	body = map[string]any{"bpmnXml": "<bpmn:definitions", "deploymentName": "broken"}
+	msg := ta.c.Post(deployPath, body, cw...).ExpectError(t, 500, codeDeployFailed)
+	if !strings.HasPrefix(msg, "Process deployment failed: ") {
+		t.Errorf("message %q", msg)
+	}
+	body = map[string]any{"bpmnXml": plainBPMN, "deploymentName": "x", "operatonUrl": "http://127.0.0.1:1/engine-rest"}
+	ta.c.Post(deployPath, body, cw...).ExpectError(t, 502, codeOperatonError)
+}
+
+func FuzzTagBoardOwner(f *testing.F) {
+	f.Add(plainBPMN, "caseworker")
+	f.Add(`<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"><bpmn:process/></bpmn:definitions>`, `a"b`)
+	f.Fuzz(func(t *testing.T, xml, owner string) {
+		_ = deriveBoardOwner(xml)
+		out, err := tagBoardOwner(xml, owner)
+		if err != nil {
+			return
+		}
+		// Tagging is idempotent: the output tags again to the same owner.
+		again, err := tagBoardOwner(out, owner)
+		if err != nil {
+			t.Fatalf("tagged output does not tag again: %v\n%s", err, out)
+		}
+		if strings.Count(again, "boardOwner") != strings.Count(out, "boardOwner") {
+			t.Fatalf("retagging added properties:\n%s\n%s", out, again)
+		}
+	})
 }

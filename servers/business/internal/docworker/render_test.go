@@ -79,3 +79,14 @@ func TestBackoffDoublesToItsCap(t *testing.T) {
 		}
 	}
 }
+
+func FuzzRender(f *testing.F) {
+	f.Add([]byte(`{"zones":{"body":{"blocks":[{"content":{"type":"doc","content":[{"type":"paragraph","content":[{"type":"text","text":"{{a}}"}]}]}}]}}}`))
+	f.Add([]byte(`{"zones":{"body":{"blocks":[{"content":[[[[]]]]}]}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Render(data, engine.Variables{"a": engine.String("{{a}}")})
+		if err == nil && len(r.Text) > MaxRenderedBytes {
+			t.Fatalf("rendered %d bytes", len(r.Text))
+		}
+	})
+}
