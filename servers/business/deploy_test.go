@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/beevik/etree"
 
@@ -236,8 +237,13 @@ func TestDeployToAllowedEngine(t *testing.T) {
 		t.Fatalf("start on the remote engine: %+v %v", pi, err)
 	}
 
-	if !strings.Contains(ta.logs.String(), "action=process.deploy") {
-		t.Error("no audit entry process.deploy")
+	// The audit log writes in batches, after the response.
+	for deadline := time.Now().Add(3 * time.Second); !strings.Contains(ta.logs.String(), "action=process.deploy"); {
+		if time.Now().After(deadline) {
+			t.Error("no audit entry process.deploy")
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	// An explicit "" leaves the process untagged.
 	body = map[string]any{"bpmnXml": plainBPMN, "deploymentName": "plain", "boardOwner": ""}
