@@ -241,7 +241,7 @@ type deploymentJSON struct {
 	Source                                  *string                                   `json:"source"`
 	DeploymentTime                          *string                                   `json:"deploymentTime"`
 	TenantID                                *string                                   `json:"tenantId"`
-	DeployedProcessDefinitions              map[string]json.RawMessage                `json:"deployedProcessDefinitions"`
+	DeployedProcessDefinitions              map[string]ProcessDefinition              `json:"deployedProcessDefinitions"`
 	DeployedCaseDefinitions                 map[string]json.RawMessage                `json:"deployedCaseDefinitions"`
 	DeployedDecisionDefinitions             map[string]DecisionDefinition             `json:"deployedDecisionDefinitions"`
 	DeployedDecisionRequirementsDefinitions map[string]DecisionRequirementsDefinition `json:"deployedDecisionRequirementsDefinitions"`
@@ -254,6 +254,12 @@ func (d Deployment) MarshalJSON() ([]byte, error) {
 	if !d.Time.IsZero() {
 		t := d.Time.Format(DateLayout)
 		j.DeploymentTime = &t
+	}
+	if len(d.DeployedProcessDefinitions) > 0 {
+		j.DeployedProcessDefinitions = map[string]ProcessDefinition{}
+		for _, def := range d.DeployedProcessDefinitions {
+			j.DeployedProcessDefinitions[def.ID] = def
+		}
 	}
 	if len(d.DeployedDecisionDefinitions) > 0 {
 		j.DeployedDecisionDefinitions = map[string]DecisionDefinition{}
@@ -289,6 +295,10 @@ func (d *Deployment) UnmarshalJSON(data []byte) error {
 		out.DeployedDecisionDefinitions = append(out.DeployedDecisionDefinitions, def)
 	}
 	SortDecisionDefinitions(out.DeployedDecisionDefinitions)
+	for _, def := range j.DeployedProcessDefinitions {
+		out.DeployedProcessDefinitions = append(out.DeployedProcessDefinitions, def)
+	}
+	sortProcessDefinitions(out.DeployedProcessDefinitions)
 	for _, def := range j.DeployedDecisionRequirementsDefinitions {
 		out.DeployedDecisionRequirementsDefinitions = append(out.DeployedDecisionRequirementsDefinitions, def)
 	}

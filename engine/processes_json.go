@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -204,6 +205,17 @@ func (d *ProcessDefinition) UnmarshalJSON(data []byte) error {
 		Diagram: str(j.Diagram), Suspended: j.Suspended, TenantID: str(j.TenantID), VersionTag: str(j.VersionTag),
 		HistoryTimeToLive: j.HistoryTimeToLive, StartableInTasklist: j.StartableInTasklist}
 	return nil
+}
+
+// sortProcessDefinitions orders a deployment's process definitions read
+// from JSON (a map there) by key, then version.
+func sortProcessDefinitions(defs []ProcessDefinition) {
+	slices.SortFunc(defs, func(a, b ProcessDefinition) int {
+		if c := strings.Compare(a.Key, b.Key); c != 0 {
+			return c
+		}
+		return a.Version - b.Version
+	})
 }
 
 // ---- starting

@@ -182,6 +182,9 @@ func queryBody(ps []param, sorting []Sorting, by, order string) ([]byte, error) 
 		}
 	}
 	if len(sorting) == 0 && by != "" {
+		if order == "" {
+			order = "asc"
+		}
 		sorting = []Sorting{{SortBy: by, SortOrder: order}}
 	}
 	if len(sorting) > 0 {
@@ -296,51 +299,68 @@ func bodyFilters(raw json.RawMessage) ([]VariableFilter, error) {
 	return out, nil
 }
 
-// firstSorting is the first sort key of a POST query, for the GET form.
-func firstSorting(s []Sorting) (by, order string) {
-	if len(s) == 0 {
-		return "", ""
+// queryShape describes one query type for the generic encoders below:
+// its parameter table, sort keys and the fields for sorting and paging.
+type queryShape struct {
+	params     []param
+	sortKeys   []string
+	by, order  *string
+	sorting    *[]Sorting // nil: the type sorts by one key only
+	first, max *int
+}
+
+// values encodes the GET form; the first of Sorting stands for SortBy.
+func (s queryShape) values() url.Values {
+	v := paramValues(s.params)
+	by, order := *s.by, *s.order
+	if s.sorting != nil && len(*s.sorting) > 0 {
+		by, order = firstSorting(*s.sorting)
 	}
-	return s[0].SortBy, s[0].SortOrder
+	setSort(v, by, order)
+	return withPaging(v, *s.first, *s.max)
 }
 
-// ---- process definitions
-
-var processDefinitionSortKeys = []string{"category", "key", "id", "name", "version", "deploymentId", "tenantId", "versionTag"}
-
-func (q *ProcessDefinitionQuery) params() []param {
-	return []param{
-		{name: "processDefinitionId", s: &q.ID}, {name: "processDefinitionIdIn", l: &q.IDIn},
-		{name: "key", s: &q.Key}, {name: "keyLike", s: &q.KeyLike}, {name: "keysIn", l: &q.KeysIn},
-		{name: "name", s: &q.Name}, {name: "nameLike", s: &q.NameLike}, {name: "deploymentId", s: &q.DeploymentID},
-		{name: "resourceName", s: &q.ResourceName}, {name: "version", i: &q.Version},
-		{name: "latestVersion", b: &q.LatestVersion}, {name: "tenantIdIn", l: &q.TenantIDIn},
-		{name: "withoutTenantId", b: &q.WithoutTenantID},
-		{name: "includeProcessDefinitionsWithoutTenantId", b: &q.IncludeWithoutTenantID},
-		{name: "versionTag", s: &q.VersionTag},
-	}
-}
-
-// Values encodes the query as Operaton's query parameters.
-func (q ProcessDefinitionQuery) Values() url.Values {
-	v := paramValues(q.params())
-	setSort(v, q.SortBy, q.SortOrder)
-	return withPaging(v, q.FirstResult, q.MaxResults)
-}
-
-// ParseProcessDefinitionQuery reads Operaton's query parameters of GET
-// /process-definition. Unknown parameters are ignored; malformed values
-// give a 400 *Error.
-func ParseProcessDefinitionQuery(v url.Values) (ProcessDefinitionQuery, error) {
-	var q ProcessDefinitionQuery
+// parse reads the GET form. Unknown parameters are ignored, as Operaton
+// does; malformed values give a 400 *Error.
+func (s queryShape) parse(v url.Values) error {
 	p := paramReader{v: v}
-	p.params(q.params())
-	q.SortBy, q.SortOrder = p.sort(processDefinitionSortKeys)
-	q.FirstResult, q.MaxResults = p.paging()
-	return q, p.err
+	p.params(s.params)
+	*s.by, *s.order = p.sort(s.sortKeys)
+	*s.first, *s.max = p.paging()
+	return p.err
 }
 
+// body encodes the POST form (paging excluded).
+func (s queryShape) body() ([]byte, error) {
+	var sorting []Sorting
+	if s.sorting != nil {
+		sorting = *s.sorting
+	}
+	return queryBody(s.params, sorting, *s.by, *s.order)
+}
+
+// parseBody reads the POST form, paging from the query string.
+func (s queryShape) parseBody(data []byte, paging url.Values) error {
+	sorting, err := parseQueryBody(data, s.params, s.sortKeys)
+	if err != nil {
+		return err
+	}
+	if s.sorting != nil {
+		*s.sorting = sorting
+	} else {
+		*s.by, *s.order = firstSorting(sorting)
+	}
+	p := paramReader{v: paging}
+	*s.first, *s.max = p.paging()
+	return p.err
+}
+
+// setSort writes sortBy and sortOrder; a SortBy without SortOrder sorts
+// ascending, as the embedded engine does (Operaton requires both).
 func setSort(v url.Values, by, order string) {
+	if by != "" && order == "" {
+		order = "asc"
+	}
 	if by != "" {
 		v.Set("sortBy", by)
 	}
@@ -349,12 +369,49 @@ func setSort(v url.Values, by, order string) {
 	}
 }
 
-// ---- process instances
+// firstSorting is the first sort key of a POST query, for the GET form.
+func firstSorting(s []Sorting) (by, order string) {
+	if len(s) == 0 {
+		return "", ""
+	}
+	return s[0].SortBy, s[0].SortOrder
+}
+
+// ---- ProcessDefinitionQuery
+
+var processDefinitionSortKeys = []string{"category", "key", "id", "name", "version", "deploymentId", "tenantId", "versionTag"}
+
+func (q *ProcessDefinitionQuery) shape() queryShape {
+	return queryShape{params: []param{
+		{name: "processDefinitionId", s: &q.ID}, {name: "processDefinitionIdIn", l: &q.IDIn},
+		{name: "key", s: &q.Key}, {name: "keyLike", s: &q.KeyLike}, {name: "keysIn", l: &q.KeysIn},
+		{name: "name", s: &q.Name}, {name: "nameLike", s: &q.NameLike}, {name: "deploymentId", s: &q.DeploymentID},
+		{name: "resourceName", s: &q.ResourceName}, {name: "version", i: &q.Version},
+		{name: "latestVersion", b: &q.LatestVersion}, {name: "tenantIdIn", l: &q.TenantIDIn},
+		{name: "withoutTenantId", b: &q.WithoutTenantID},
+		{name: "includeProcessDefinitionsWithoutTenantId", b: &q.IncludeWithoutTenantID},
+		{name: "versionTag", s: &q.VersionTag},
+	}, sortKeys: processDefinitionSortKeys, by: &q.SortBy, order: &q.SortOrder, first: &q.FirstResult, max: &q.MaxResults}
+}
+
+// Values encodes the query as the parameters of Operaton's GET /process-definition.
+func (q ProcessDefinitionQuery) Values() url.Values { return q.shape().values() }
+
+// ParseProcessDefinitionQuery reads the parameters of Operaton's GET /process-definition.
+func ParseProcessDefinitionQuery(v url.Values) (ProcessDefinitionQuery, error) {
+	var q ProcessDefinitionQuery
+	if err := q.shape().parse(v); err != nil {
+		return ProcessDefinitionQuery{}, err
+	}
+	return q, nil
+}
+
+// ---- ProcessInstanceQuery
 
 var processInstanceSortKeys = []string{"instanceId", "definitionKey", "definitionId", "tenantId", "businessKey"}
 
-func (q *ProcessInstanceQuery) params() []param {
-	return []param{
+func (q *ProcessInstanceQuery) shape() queryShape {
+	return queryShape{params: []param{
 		{name: "processInstanceIds", l: &q.ProcessInstanceIDs}, {name: "businessKey", s: &q.BusinessKey},
 		{name: "businessKeyLike", s: &q.BusinessKeyLike}, {name: "processDefinitionId", s: &q.ProcessDefinitionID},
 		{name: "processDefinitionKey", s: &q.ProcessDefinitionKey}, {name: "processDefinitionKeyIn", l: &q.ProcessDefinitionKeyIn},
@@ -362,63 +419,42 @@ func (q *ProcessInstanceQuery) params() []param {
 		{name: "subProcessInstance", s: &q.SubProcessInstance}, {name: "active", b: &q.Active},
 		{name: "suspended", b: &q.Suspended}, {name: "tenantIdIn", l: &q.TenantIDIn},
 		{name: "withoutTenantId", b: &q.WithoutTenantID}, {name: "variables", vf: &q.Variables},
-	}
+	}, sortKeys: processInstanceSortKeys, by: &q.SortBy, order: &q.SortOrder, sorting: &q.Sorting, first: &q.FirstResult, max: &q.MaxResults}
 }
 
-// Values encodes the query as Operaton's GET parameters (the first of
-// Sorting stands for SortBy when SortBy is empty).
-func (q ProcessInstanceQuery) Values() url.Values {
-	v := paramValues(q.params())
-	by, order := q.SortBy, q.SortOrder
-	if len(q.Sorting) > 0 {
-		by, order = firstSorting(q.Sorting)
-	}
-	setSort(v, by, order)
-	return withPaging(v, q.FirstResult, q.MaxResults)
-}
+// Values encodes the query as the parameters of Operaton's GET /process-instance.
+func (q ProcessInstanceQuery) Values() url.Values { return q.shape().values() }
 
-// ParseProcessInstanceQuery reads Operaton's query parameters of GET
-// /process-instance, variables as name_operator_value,… .
+// ParseProcessInstanceQuery reads the parameters of Operaton's GET /process-instance (variables as name_operator_value,…).
 func ParseProcessInstanceQuery(v url.Values) (ProcessInstanceQuery, error) {
 	var q ProcessInstanceQuery
-	p := paramReader{v: v}
-	p.params(q.params())
-	q.SortBy, q.SortOrder = p.sort(processInstanceSortKeys)
-	q.FirstResult, q.MaxResults = p.paging()
-	return q, p.err
-}
-
-// MarshalJSON writes the body of POST /process-instance (paging excluded).
-func (q ProcessInstanceQuery) MarshalJSON() ([]byte, error) {
-	return queryBody(q.params(), q.Sorting, q.SortBy, q.SortOrder)
-}
-
-// ParseProcessInstanceQueryJSON reads the body of POST /process-instance;
-// paging comes from the query string.
-func ParseProcessInstanceQueryJSON(data []byte, paging url.Values) (ProcessInstanceQuery, error) {
-	var q ProcessInstanceQuery
-	s, err := parseQueryBody(data, q.params(), processInstanceSortKeys)
-	if err != nil {
+	if err := q.shape().parse(v); err != nil {
 		return ProcessInstanceQuery{}, err
 	}
-	q.Sorting = s
-	q.FirstResult, q.MaxResults, err = parsePaging(paging)
-	return q, err
+	return q, nil
 }
 
-func parsePaging(v url.Values) (first, maxResults int, err error) {
-	p := paramReader{v: v}
-	first, maxResults = p.paging()
-	return first, maxResults, p.err
+// MarshalJSON writes the body of Operaton's POST /process-instance (paging excluded: it
+// travels in the query string).
+func (q ProcessInstanceQuery) MarshalJSON() ([]byte, error) { return q.shape().body() }
+
+// ParseProcessInstanceQueryJSON reads the body of Operaton's POST /process-instance; paging comes from
+// the query string.
+func ParseProcessInstanceQueryJSON(data []byte, paging url.Values) (ProcessInstanceQuery, error) {
+	var q ProcessInstanceQuery
+	if err := q.shape().parseBody(data, paging); err != nil {
+		return ProcessInstanceQuery{}, err
+	}
+	return q, nil
 }
 
-// ---- tasks
+// ---- TaskQuery
 
 var taskSortKeys = []string{"instanceId", "caseInstanceId", "dueDate", "executionId", "caseExecutionId", "assignee",
 	"created", "lastUpdated", "followUpDate", "description", "id", "name", "nameCaseInsensitive", "priority", "tenantId"}
 
-func (q *TaskQuery) params() []param {
-	return []param{
+func (q *TaskQuery) shape() queryShape {
+	return queryShape{params: []param{
 		{name: "taskId", s: &q.TaskID}, {name: "taskIdIn", l: &q.TaskIDIn},
 		{name: "processInstanceId", s: &q.ProcessInstanceID}, {name: "processInstanceIdIn", l: &q.ProcessInstanceIDIn},
 		{name: "processInstanceBusinessKey", s: &q.ProcessInstanceBusinessKey},
@@ -433,57 +469,42 @@ func (q *TaskQuery) params() []param {
 		{name: "tenantIdIn", l: &q.TenantIDIn}, {name: "withoutTenantId", b: &q.WithoutTenantID},
 		{name: "active", b: &q.Active}, {name: "suspended", b: &q.Suspended},
 		{name: "processVariables", vf: &q.ProcessVariables},
-	}
+	}, sortKeys: taskSortKeys, by: &q.SortBy, order: &q.SortOrder, sorting: &q.Sorting, first: &q.FirstResult, max: &q.MaxResults}
 }
 
-// Values encodes the query as Operaton's GET /task parameters (the first
-// of Sorting stands for SortBy when set).
-func (q TaskQuery) Values() url.Values {
-	v := paramValues(q.params())
-	by, order := q.SortBy, q.SortOrder
-	if len(q.Sorting) > 0 {
-		by, order = firstSorting(q.Sorting)
-	}
-	setSort(v, by, order)
-	return withPaging(v, q.FirstResult, q.MaxResults)
-}
+// Values encodes the query as the parameters of Operaton's GET /task.
+func (q TaskQuery) Values() url.Values { return q.shape().values() }
 
-// ParseTaskQuery reads Operaton's query parameters of GET /task:
-// processVariables=name_eq_value,other_neq_x, lists comma-separated.
+// ParseTaskQuery reads the parameters of Operaton's GET /task (processVariables=name_eq_value,other_neq_x; lists comma-separated).
 func ParseTaskQuery(v url.Values) (TaskQuery, error) {
 	var q TaskQuery
-	p := paramReader{v: v}
-	p.params(q.params())
-	q.SortBy, q.SortOrder = p.sort(taskSortKeys)
-	q.FirstResult, q.MaxResults = p.paging()
-	return q, p.err
-}
-
-// MarshalJSON writes the body of POST /task (paging excluded).
-func (q TaskQuery) MarshalJSON() ([]byte, error) {
-	return queryBody(q.params(), q.Sorting, q.SortBy, q.SortOrder)
-}
-
-// ParseTaskQueryJSON reads the body of POST /task; paging comes from the
-// query string.
-func ParseTaskQueryJSON(data []byte, paging url.Values) (TaskQuery, error) {
-	var q TaskQuery
-	s, err := parseQueryBody(data, q.params(), taskSortKeys)
-	if err != nil {
+	if err := q.shape().parse(v); err != nil {
 		return TaskQuery{}, err
 	}
-	q.Sorting = s
-	q.FirstResult, q.MaxResults, err = parsePaging(paging)
-	return q, err
+	return q, nil
 }
 
-// ---- historic process instances
+// MarshalJSON writes the body of Operaton's POST /task (paging excluded: it
+// travels in the query string).
+func (q TaskQuery) MarshalJSON() ([]byte, error) { return q.shape().body() }
+
+// ParseTaskQueryJSON reads the body of Operaton's POST /task; paging comes from
+// the query string.
+func ParseTaskQueryJSON(data []byte, paging url.Values) (TaskQuery, error) {
+	var q TaskQuery
+	if err := q.shape().parseBody(data, paging); err != nil {
+		return TaskQuery{}, err
+	}
+	return q, nil
+}
+
+// ---- HistoricProcessInstanceQuery
 
 var historicProcessInstanceSortKeys = []string{"instanceId", "definitionId", "definitionKey", "definitionName",
 	"definitionVersion", "businessKey", "startTime", "endTime", "duration", "tenantId"}
 
-func (q *HistoricProcessInstanceQuery) params() []param {
-	return []param{
+func (q *HistoricProcessInstanceQuery) shape() queryShape {
+	return queryShape{params: []param{
 		{name: "processInstanceId", s: &q.ProcessInstanceID}, {name: "processInstanceIds", l: &q.ProcessInstanceIDs},
 		{name: "processInstanceBusinessKey", s: &q.BusinessKey}, {name: "processInstanceBusinessKeyLike", s: &q.BusinessKeyLike},
 		{name: "processDefinitionId", s: &q.ProcessDefinitionID}, {name: "processDefinitionKey", s: &q.ProcessDefinitionKey},
@@ -492,7 +513,39 @@ func (q *HistoricProcessInstanceQuery) params() []param {
 		{name: "finished", b: &q.Finished}, {name: "unfinished", b: &q.Unfinished}, {name: "state", s: &q.State},
 		{name: "tenantIdIn", l: &q.TenantIDIn}, {name: "withoutTenantId", b: &q.WithoutTenantID},
 		{name: "variables", vf: &q.Variables},
+	}, sortKeys: historicProcessInstanceSortKeys, by: &q.SortBy, order: &q.SortOrder, sorting: &q.Sorting, first: &q.FirstResult, max: &q.MaxResults}
+}
+
+// Values encodes the query as the parameters of Operaton's GET /history/process-instance.
+func (q HistoricProcessInstanceQuery) Values() url.Values { return q.shape().values() }
+
+// ParseHistoricProcessInstanceQuery reads the parameters of Operaton's GET /history/process-instance.
+func ParseHistoricProcessInstanceQuery(v url.Values) (HistoricProcessInstanceQuery, error) {
+	var q HistoricProcessInstanceQuery
+	if err := q.shape().parse(v); err != nil {
+		return HistoricProcessInstanceQuery{}, err
 	}
+	if err := checkState(q.State); err != nil {
+		return HistoricProcessInstanceQuery{}, err
+	}
+	return q, nil
+}
+
+// MarshalJSON writes the body of Operaton's POST /history/process-instance (paging excluded: it
+// travels in the query string).
+func (q HistoricProcessInstanceQuery) MarshalJSON() ([]byte, error) { return q.shape().body() }
+
+// ParseHistoricProcessInstanceQueryJSON reads the body of Operaton's POST /history/process-instance; paging comes from
+// the query string.
+func ParseHistoricProcessInstanceQueryJSON(data []byte, paging url.Values) (HistoricProcessInstanceQuery, error) {
+	var q HistoricProcessInstanceQuery
+	if err := q.shape().parseBody(data, paging); err != nil {
+		return HistoricProcessInstanceQuery{}, err
+	}
+	if err := checkState(q.State); err != nil {
+		return HistoricProcessInstanceQuery{}, err
+	}
+	return q, nil
 }
 
 var historyStates = []string{StateActive, StateSuspended, StateCompleted, StateExternallyTerminated, StateInternallyTerminated}
@@ -504,198 +557,124 @@ func checkState(s string) error {
 	return nil
 }
 
-// Values encodes the query as Operaton's GET /history/process-instance parameters.
-func (q HistoricProcessInstanceQuery) Values() url.Values {
-	v := paramValues(q.params())
-	by, order := q.SortBy, q.SortOrder
-	if len(q.Sorting) > 0 {
-		by, order = firstSorting(q.Sorting)
-	}
-	setSort(v, by, order)
-	return withPaging(v, q.FirstResult, q.MaxResults)
-}
-
-// ParseHistoricProcessInstanceQuery reads Operaton's query parameters of
-// GET /history/process-instance.
-func ParseHistoricProcessInstanceQuery(v url.Values) (HistoricProcessInstanceQuery, error) {
-	var q HistoricProcessInstanceQuery
-	p := paramReader{v: v}
-	p.params(q.params())
-	q.SortBy, q.SortOrder = p.sort(historicProcessInstanceSortKeys)
-	q.FirstResult, q.MaxResults = p.paging()
-	if p.err != nil {
-		return q, p.err
-	}
-	return q, checkState(q.State)
-}
-
-// MarshalJSON writes the body of POST /history/process-instance (paging excluded).
-func (q HistoricProcessInstanceQuery) MarshalJSON() ([]byte, error) {
-	return queryBody(q.params(), q.Sorting, q.SortBy, q.SortOrder)
-}
-
-// ParseHistoricProcessInstanceQueryJSON reads the body of POST
-// /history/process-instance; paging comes from the query string.
-func ParseHistoricProcessInstanceQueryJSON(data []byte, paging url.Values) (HistoricProcessInstanceQuery, error) {
-	var q HistoricProcessInstanceQuery
-	s, err := parseQueryBody(data, q.params(), historicProcessInstanceSortKeys)
-	if err != nil {
-		return HistoricProcessInstanceQuery{}, err
-	}
-	if err := checkState(q.State); err != nil {
-		return HistoricProcessInstanceQuery{}, err
-	}
-	q.Sorting = s
-	q.FirstResult, q.MaxResults, err = parsePaging(paging)
-	return q, err
-}
-
-// ---- historic tasks
+// ---- HistoricTaskQuery
 
 var historicTaskSortKeys = []string{"taskId", "activityInstanceId", "processDefinitionId", "processInstanceId",
 	"executionId", "duration", "endTime", "startTime", "taskName", "taskDescription", "assignee", "owner", "dueDate",
 	"followUpDate", "deleteReason", "taskDefinitionKey", "priority", "tenantId"}
 
-func (q *HistoricTaskQuery) params() []param {
-	return []param{
+func (q *HistoricTaskQuery) shape() queryShape {
+	return queryShape{params: []param{
 		{name: "taskId", s: &q.TaskID}, {name: "processInstanceId", s: &q.ProcessInstanceID},
 		{name: "processInstanceIdIn", l: &q.ProcessInstanceIDIn},
 		{name: "processDefinitionId", s: &q.ProcessDefinitionID}, {name: "processDefinitionKey", s: &q.ProcessDefinitionKey},
 		{name: "taskDefinitionKey", s: &q.TaskDefinitionKey}, {name: "taskAssignee", s: &q.TaskAssignee},
 		{name: "finished", b: &q.Finished}, {name: "unfinished", b: &q.Unfinished},
 		{name: "tenantIdIn", l: &q.TenantIDIn}, {name: "processVariables", vf: &q.ProcessVariables},
-	}
+	}, sortKeys: historicTaskSortKeys, by: &q.SortBy, order: &q.SortOrder, first: &q.FirstResult, max: &q.MaxResults}
 }
 
-// Values encodes the query as Operaton's GET /history/task parameters.
-func (q HistoricTaskQuery) Values() url.Values {
-	v := paramValues(q.params())
-	setSort(v, q.SortBy, q.SortOrder)
-	return withPaging(v, q.FirstResult, q.MaxResults)
-}
+// Values encodes the query as the parameters of Operaton's GET /history/task.
+func (q HistoricTaskQuery) Values() url.Values { return q.shape().values() }
 
-// ParseHistoricTaskQuery reads Operaton's query parameters of GET /history/task.
+// ParseHistoricTaskQuery reads the parameters of Operaton's GET /history/task.
 func ParseHistoricTaskQuery(v url.Values) (HistoricTaskQuery, error) {
 	var q HistoricTaskQuery
-	p := paramReader{v: v}
-	p.params(q.params())
-	q.SortBy, q.SortOrder = p.sort(historicTaskSortKeys)
-	q.FirstResult, q.MaxResults = p.paging()
-	return q, p.err
+	if err := q.shape().parse(v); err != nil {
+		return HistoricTaskQuery{}, err
+	}
+	return q, nil
 }
 
-// ---- historic variables
+// ---- HistoricVariableQuery
 
 var historicVariableSortKeys = []string{"instanceId", "variableName", "tenantId"}
 
-func (q *HistoricVariableQuery) params() []param {
-	return []param{
+func (q *HistoricVariableQuery) shape() queryShape {
+	return queryShape{params: []param{
 		{name: "variableName", s: &q.VariableName}, {name: "variableNameLike", s: &q.VariableNameLike},
 		{name: "processInstanceId", s: &q.ProcessInstanceID}, {name: "processInstanceIdIn", l: &q.ProcessInstanceIDIn},
 		{name: "processDefinitionId", s: &q.ProcessDefinitionID}, {name: "processDefinitionKey", s: &q.ProcessDefinitionKey},
 		{name: "taskIdIn", l: &q.TaskIDIn}, {name: "tenantIdIn", l: &q.TenantIDIn},
 		{name: "includeDeleted", b: &q.IncludeDeleted},
-	}
+	}, sortKeys: historicVariableSortKeys, by: &q.SortBy, order: &q.SortOrder, first: &q.FirstResult, max: &q.MaxResults}
 }
 
-// Values encodes the query as Operaton's GET /history/variable-instance parameters.
-func (q HistoricVariableQuery) Values() url.Values {
-	v := paramValues(q.params())
-	setSort(v, q.SortBy, q.SortOrder)
-	return withPaging(v, q.FirstResult, q.MaxResults)
-}
+// Values encodes the query as the parameters of Operaton's GET /history/variable-instance.
+func (q HistoricVariableQuery) Values() url.Values { return q.shape().values() }
 
-// ParseHistoricVariableQuery reads Operaton's query parameters of GET
-// /history/variable-instance.
+// ParseHistoricVariableQuery reads the parameters of Operaton's GET /history/variable-instance.
 func ParseHistoricVariableQuery(v url.Values) (HistoricVariableQuery, error) {
 	var q HistoricVariableQuery
-	p := paramReader{v: v}
-	p.params(q.params())
-	q.SortBy, q.SortOrder = p.sort(historicVariableSortKeys)
-	q.FirstResult, q.MaxResults = p.paging()
-	return q, p.err
-}
-
-// MarshalJSON writes the body of POST /history/variable-instance (paging excluded).
-func (q HistoricVariableQuery) MarshalJSON() ([]byte, error) {
-	return queryBody(q.params(), nil, q.SortBy, q.SortOrder)
-}
-
-// ParseHistoricVariableQueryJSON reads the body of POST
-// /history/variable-instance; paging comes from the query string. Only the
-// first sorting is kept (the query sorts by one key).
-func ParseHistoricVariableQueryJSON(data []byte, paging url.Values) (HistoricVariableQuery, error) {
-	var q HistoricVariableQuery
-	s, err := parseQueryBody(data, q.params(), historicVariableSortKeys)
-	if err != nil {
+	if err := q.shape().parse(v); err != nil {
 		return HistoricVariableQuery{}, err
 	}
-	q.SortBy, q.SortOrder = firstSorting(s)
-	q.FirstResult, q.MaxResults, err = parsePaging(paging)
-	return q, err
+	return q, nil
 }
 
-// ---- historic activities
+// MarshalJSON writes the body of Operaton's POST /history/variable-instance (paging excluded: it
+// travels in the query string).
+func (q HistoricVariableQuery) MarshalJSON() ([]byte, error) { return q.shape().body() }
+
+// ParseHistoricVariableQueryJSON reads the body of Operaton's POST /history/variable-instance; paging comes from
+// the query string.
+func ParseHistoricVariableQueryJSON(data []byte, paging url.Values) (HistoricVariableQuery, error) {
+	var q HistoricVariableQuery
+	if err := q.shape().parseBody(data, paging); err != nil {
+		return HistoricVariableQuery{}, err
+	}
+	return q, nil
+}
+
+// ---- HistoricActivityQuery
 
 var historicActivitySortKeys = []string{"activityInstanceId", "instanceId", "executionId", "activityId", "activityName",
 	"activityType", "startTime", "endTime", "duration", "definitionId", "occurrence", "tenantId"}
 
-func (q *HistoricActivityQuery) params() []param {
-	return []param{
+func (q *HistoricActivityQuery) shape() queryShape {
+	return queryShape{params: []param{
 		{name: "activityInstanceId", s: &q.ActivityInstanceID}, {name: "processInstanceId", s: &q.ProcessInstanceID},
 		{name: "processDefinitionId", s: &q.ProcessDefinitionID}, {name: "activityId", s: &q.ActivityID},
 		{name: "activityType", s: &q.ActivityType}, {name: "finished", b: &q.Finished},
 		{name: "unfinished", b: &q.Unfinished}, {name: "canceled", b: &q.Canceled},
 		{name: "tenantIdIn", l: &q.TenantIDIn},
-	}
+	}, sortKeys: historicActivitySortKeys, by: &q.SortBy, order: &q.SortOrder, first: &q.FirstResult, max: &q.MaxResults}
 }
 
-// Values encodes the query as Operaton's GET /history/activity-instance parameters.
-func (q HistoricActivityQuery) Values() url.Values {
-	v := paramValues(q.params())
-	setSort(v, q.SortBy, q.SortOrder)
-	return withPaging(v, q.FirstResult, q.MaxResults)
-}
+// Values encodes the query as the parameters of Operaton's GET /history/activity-instance.
+func (q HistoricActivityQuery) Values() url.Values { return q.shape().values() }
 
-// ParseHistoricActivityQuery reads Operaton's query parameters of GET
-// /history/activity-instance.
+// ParseHistoricActivityQuery reads the parameters of Operaton's GET /history/activity-instance.
 func ParseHistoricActivityQuery(v url.Values) (HistoricActivityQuery, error) {
 	var q HistoricActivityQuery
-	p := paramReader{v: v}
-	p.params(q.params())
-	q.SortBy, q.SortOrder = p.sort(historicActivitySortKeys)
-	q.FirstResult, q.MaxResults = p.paging()
-	return q, p.err
+	if err := q.shape().parse(v); err != nil {
+		return HistoricActivityQuery{}, err
+	}
+	return q, nil
 }
 
-// ---- historic decisions
+// ---- HistoricDecisionQuery
 
 var historicDecisionSortKeys = []string{"evaluationTime", "tenantId"}
 
-func (q *HistoricDecisionQuery) params() []param {
-	return []param{
+func (q *HistoricDecisionQuery) shape() queryShape {
+	return queryShape{params: []param{
 		{name: "decisionInstanceId", s: &q.DecisionInstanceID}, {name: "decisionDefinitionId", s: &q.DecisionDefinitionID},
 		{name: "decisionDefinitionKey", s: &q.DecisionDefinitionKey}, {name: "processInstanceId", s: &q.ProcessInstanceID},
 		{name: "processDefinitionKey", s: &q.ProcessDefinitionKey}, {name: "activityIdIn", l: &q.ActivityIDIn},
 		{name: "tenantIdIn", l: &q.TenantIDIn}, {name: "includeInputs", b: &q.IncludeInputs},
 		{name: "includeOutputs", b: &q.IncludeOutputs},
-	}
+	}, sortKeys: historicDecisionSortKeys, by: &q.SortBy, order: &q.SortOrder, first: &q.FirstResult, max: &q.MaxResults}
 }
 
-// Values encodes the query as Operaton's GET /history/decision-instance parameters.
-func (q HistoricDecisionQuery) Values() url.Values {
-	v := paramValues(q.params())
-	setSort(v, q.SortBy, q.SortOrder)
-	return withPaging(v, q.FirstResult, q.MaxResults)
-}
+// Values encodes the query as the parameters of Operaton's GET /history/decision-instance.
+func (q HistoricDecisionQuery) Values() url.Values { return q.shape().values() }
 
-// ParseHistoricDecisionQuery reads Operaton's query parameters of GET
-// /history/decision-instance.
+// ParseHistoricDecisionQuery reads the parameters of Operaton's GET /history/decision-instance.
 func ParseHistoricDecisionQuery(v url.Values) (HistoricDecisionQuery, error) {
 	var q HistoricDecisionQuery
-	p := paramReader{v: v}
-	p.params(q.params())
-	q.SortBy, q.SortOrder = p.sort(historicDecisionSortKeys)
-	q.FirstResult, q.MaxResults = p.paging()
-	return q, p.err
+	if err := q.shape().parse(v); err != nil {
+		return HistoricDecisionQuery{}, err
+	}
+	return q, nil
 }

@@ -222,3 +222,11 @@ func FuzzProcessQueries(f *testing.F) {
 		}
 	})
 }
+
+func TestSortOrderDefaultsToAscending(t *testing.T) {
+	if v := (TaskQuery{SortBy: "name"}).Values(); v.Get("sortBy") != "name" || v.Get("sortOrder") != "asc" {
+		t.Errorf("GET form: %v", v)
+	}
+	b, _ := json.Marshal(ProcessInstanceQuery{SortBy: "businessKey"})
+	sameJSON(t, "POST form", b, `{"sorting":[{"sortBy":"businessKey","sortOrder":"asc"}]}`)
+}

@@ -19,18 +19,16 @@ import (
 
 func pathID(prefix, id string) string { return prefix + url.PathEscape(id) }
 
-func pagingValues(first, maxResults int) url.Values {
-	v := url.Values{}
-	if first != 0 {
-		v.Set("firstResult", strconv.Itoa(first))
+// paging keeps the paging parameters of a query's GET form: a POST query
+// takes them from the query string.
+func paging(v url.Values) url.Values {
+	out := url.Values{}
+	for _, k := range []string{"firstResult", "maxResults"} {
+		if s := v.Get(k); s != "" {
+			out.Set(k, s)
+		}
 	}
-	switch {
-	case maxResults > 0:
-		v.Set("maxResults", strconv.Itoa(maxResults))
-	case maxResults < 0:
-		v.Set("maxResults", "0")
-	}
-	return v
+	return out
 }
 
 // ProcessDefinitions lists process definitions (GET /process-definition).
@@ -101,7 +99,7 @@ func (c *Client) ProcessInstances(ctx context.Context, q engine.ProcessInstanceQ
 	var out []engine.ProcessInstance
 	var err error
 	if len(q.Variables) > 0 || len(q.Sorting) > 1 {
-		err = c.Do(ctx, http.MethodPost, "/process-instance", pagingValues(q.FirstResult, q.MaxResults), q, &out)
+		err = c.Do(ctx, http.MethodPost, "/process-instance", paging(q.Values()), q, &out)
 	} else {
 		err = c.Do(ctx, http.MethodGet, "/process-instance", q.Values(), nil, &out)
 	}
@@ -161,7 +159,7 @@ func (c *Client) Tasks(ctx context.Context, q engine.TaskQuery) ([]engine.Task, 
 	var out []engine.Task
 	var err error
 	if taskNeedsPost(q) {
-		err = c.Do(ctx, http.MethodPost, "/task", pagingValues(q.FirstResult, q.MaxResults), q, &out)
+		err = c.Do(ctx, http.MethodPost, "/task", paging(q.Values()), q, &out)
 	} else {
 		err = c.Do(ctx, http.MethodGet, "/task", q.Values(), nil, &out)
 	}
@@ -287,7 +285,7 @@ func (c *Client) HistoricProcessInstances(ctx context.Context, q engine.Historic
 	var out []engine.HistoricProcessInstance
 	var err error
 	if len(q.Variables) > 0 || len(q.Sorting) > 1 {
-		err = c.Do(ctx, http.MethodPost, "/history/process-instance", pagingValues(q.FirstResult, q.MaxResults), q, &out)
+		err = c.Do(ctx, http.MethodPost, "/history/process-instance", paging(q.Values()), q, &out)
 	} else {
 		err = c.Do(ctx, http.MethodGet, "/history/process-instance", q.Values(), nil, &out)
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"sort"
 	"strings"
@@ -328,7 +329,7 @@ func (h *handler) deploy(w http.ResponseWriter, r *http.Request) {
 		case "deploy-changed-only":
 			nd.DeployChangedOnly = strings.EqualFold(strings.TrimSpace(string(data)), "true")
 		default:
-			rn := part.FileName()
+			rn := resourceName(part)
 			if rn == "" {
 				rn = name
 			}
@@ -345,6 +346,17 @@ func (h *handler) deploy(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, dep)
+}
+
+// resourceName is a part's file name as sent: Operaton keeps a path such
+// as forms/review.html (forms and templates are found by it), where
+// multipart.Part.FileName keeps only the base name.
+func resourceName(part *multipart.Part) string {
+	_, params, err := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
+	if err != nil {
+		return part.FileName()
+	}
+	return params["filename"]
 }
 
 func (h *handler) failMultipart(w http.ResponseWriter, r *http.Request, err error) {

@@ -39,8 +39,8 @@ type app struct {
 	logger       *slog.Logger
 	started      time.Time
 	router       *httpapi.Router
-	engine       engine.Engine
-	procs        engine.Processes // the engine's process side; nil for a decision-only engine
+	engine       engine.ProcessEngine
+	procs        engine.Processes // = engine: the process side, which the process and task routes use
 	boardOwners  *boardOwnerCache
 	embedded     bool
 	verifier     *auth.Verifier
@@ -65,7 +65,7 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 		a.Close()
 		return nil, fmt.Errorf("process engine: %w", err)
 	}
-	a.procs, _ = a.engine.(engine.Processes)
+	a.procs = a.engine
 	a.boardOwners = newBoardOwnerCache(maxBoardOwners)
 	if err := a.newIdentity(ctx); err != nil {
 		a.Close()
@@ -158,7 +158,7 @@ func devKeyPath(cfg *config) (string, error) {
 
 // newEngine returns the remote Operaton when PROCESS_ENGINE_URL is set, and
 // otherwise the embedded engine with the example decision models deployed.
-func newEngine(ctx context.Context, cfg *config) (engine.Engine, bool, error) {
+func newEngine(ctx context.Context, cfg *config) (engine.ProcessEngine, bool, error) {
 	if cfg.EngineURL != "" {
 		c, err := operaton.New(operaton.Config{
 			BaseURL: cfg.EngineURL, Username: cfg.EngineUser, Password: cfg.EnginePassword, Timeout: cfg.EngineTimeout,

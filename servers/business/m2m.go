@@ -174,10 +174,7 @@ func (a *app) handleM2MProcessList(w http.ResponseWriter, r *http.Request) error
 	if err := m2mQuery(&q.MaxResults, err); err != nil {
 		return err
 	}
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	list, err := procs.ProcessInstances(ctx, q)
@@ -224,10 +221,7 @@ func (a *app) handleM2MHistory(w http.ResponseWriter, r *http.Request) error {
 	if err := m2mQuery(&q.MaxResults, err); err != nil {
 		return err
 	}
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	list, err := procs.HistoricProcessInstances(ctx, q)
@@ -258,10 +252,7 @@ func (a *app) handleM2MStart(w http.ResponseWriter, r *http.Request) error {
 			Details: map[string]any{"reason": codeReservedVariable}, ErrorMessage: failureMessage(err)})
 		return err
 	}
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	deployed, ambiguous, err := resolveDeployment(ctx, procs, key, "")
@@ -295,10 +286,7 @@ func (a *app) handleM2MStatus(w http.ResponseWriter, r *http.Request) error {
 
 func (a *app) handleM2MVariables(w http.ResponseWriter, r *http.Request) error {
 	id := mux.Vars(r)["id"]
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	vars, err := procs.ProcessInstanceVariables(ctx, id)
@@ -310,10 +298,7 @@ func (a *app) handleM2MVariables(w http.ResponseWriter, r *http.Request) error {
 
 func (a *app) handleM2MHistoricVariables(w http.ResponseWriter, r *http.Request) error {
 	id := mux.Vars(r)["id"]
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	vars, err := a.instanceHistory(ctx, procs, nil, id)
@@ -338,10 +323,7 @@ func (a *app) handleM2MDelete(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	err = procs.DeleteProcessInstance(ctx, id, engine.DeleteProcessInstance{Reason: reason})
@@ -364,10 +346,7 @@ func (a *app) handleM2MTaskList(w http.ResponseWriter, r *http.Request) error {
 	if err := m2mQuery(&q.MaxResults, err); err != nil {
 		return err
 	}
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	tasks, err := procs.Tasks(ctx, q)
@@ -379,10 +358,7 @@ func (a *app) handleM2MTaskList(w http.ResponseWriter, r *http.Request) error {
 
 func (a *app) handleM2MTask(w http.ResponseWriter, r *http.Request) error {
 	id := mux.Vars(r)["id"]
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	task, err := procs.Task(ctx, id)
@@ -394,10 +370,7 @@ func (a *app) handleM2MTask(w http.ResponseWriter, r *http.Request) error {
 
 func (a *app) handleM2MTaskVariables(w http.ResponseWriter, r *http.Request) error {
 	id := mux.Vars(r)["id"]
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	vars, err := procs.TaskVariables(ctx, id)
@@ -409,10 +382,7 @@ func (a *app) handleM2MTaskVariables(w http.ResponseWriter, r *http.Request) err
 
 func (a *app) handleM2MTaskForm(w http.ResponseWriter, r *http.Request) error {
 	id := mux.Vars(r)["id"]
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	if _, err := procs.Task(ctx, id); err != nil {
@@ -439,10 +409,7 @@ func (a *app) handleM2MClaim(w http.ResponseWriter, r *http.Request) error {
 	if user == "" {
 		user = p.UserID
 	}
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	err = procs.Claim(ctx, id, user)
@@ -477,10 +444,7 @@ func (a *app) handleM2MComplete(w http.ResponseWriter, r *http.Request) error {
 		a.audit.record(r.Context(), r, p, row)
 		return err
 	}
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	err = procs.CompleteTask(ctx, id, vars)

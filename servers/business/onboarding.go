@@ -29,9 +29,13 @@ const (
 	maxDocumentResourceLen = 4 << 20
 )
 
-// processEngine is the process side of the configured engine (h25's
-// a.processes: 502 OPERATON_ERROR for a decision-only engine).
-func (a *app) processEngine() (engine.Processes, error) { return a.processes() }
+// processEngine is the process side of the configured engine.
+func (a *app) processEngine() (engine.Processes, error) {
+	if a.procs == nil {
+		return nil, httpapi.NewError(http.StatusBadGateway, codeOperatonError, "The process engine does not run processes")
+	}
+	return a.procs, nil
+}
 
 // docsEngineFailure maps an engine error of these routes through the one
 // mapping (engineerrors.go): a refusal is 500 with the route's code.

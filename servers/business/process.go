@@ -57,16 +57,6 @@ var (
 	procKeyParam = []openapi.Parameter{{Name: "key", In: "path", Required: true, Description: "process definition key (the BPMN process id)", Schema: openapi.String("")}}
 )
 
-// processes is the process side of the engine. Until every engine the
-// server builds runs processes it is found by assertion; a decision-only
-// engine answers 502 OPERATON_ERROR on the process routes.
-func (a *app) processes() (engine.Processes, error) {
-	if a.procs == nil {
-		return nil, httpapi.NewError(http.StatusBadGateway, codeOperatonError, "The process engine does not run processes")
-	}
-	return a.procs, nil
-}
-
 // engineContext bounds one route's engine work by PROCESS_ENGINE_TIMEOUT.
 func (a *app) engineContext(r *http.Request) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(r.Context(), a.cfg.EngineTimeout)
@@ -229,10 +219,7 @@ func (a *app) handleProcessStart(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	deployed, ambiguous, err := resolveDeployment(ctx, procs, key, p.Tenant)
@@ -351,10 +338,7 @@ func (a *app) handleProcessStatus(w http.ResponseWriter, r *http.Request) error 
 // (the /v1/m2m twin has none).
 func (a *app) processStatus(w http.ResponseWriter, r *http.Request, checked bool) error {
 	id := mux.Vars(r)["id"]
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	if checked {
@@ -372,10 +356,7 @@ func (a *app) processStatus(w http.ResponseWriter, r *http.Request, checked bool
 
 func (a *app) handleProcessVariables(w http.ResponseWriter, r *http.Request) error {
 	id := mux.Vars(r)["id"]
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	vars, err := a.ownedVariables(ctx, procs, auth.FromContext(r.Context()), id, false)
@@ -408,10 +389,7 @@ func (a *app) handleProcessDelete(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	if _, err := a.ownedVariables(ctx, procs, p, id, true); err != nil {
@@ -444,10 +422,7 @@ func (a *app) handleProcessHistory(w http.ResponseWriter, r *http.Request) error
 	if p.IsCitizen() && applicant != p.UserID {
 		return httpapi.NewError(http.StatusForbidden, auth.CodeForbidden, "Citizens may only request their own history")
 	}
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	q := engine.HistoricProcessInstanceQuery{
 		Variables:  []engine.VariableFilter{{Name: varApplicantID, Operator: "eq", Value: applicant}},
 		Sorting:    []engine.Sorting{{SortBy: "startTime", SortOrder: "desc"}},
@@ -480,10 +455,7 @@ func (a *app) handleStartForm(w http.ResponseWriter, r *http.Request) error {
 // would start ("" for machine clients).
 func (a *app) startForm(w http.ResponseWriter, r *http.Request, tenant string) error {
 	key := mux.Vars(r)["key"]
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	deployed, ambiguous, err := resolveDeployment(ctx, procs, key, tenant)
@@ -557,10 +529,7 @@ func (a *app) instanceHistory(ctx context.Context, procs engine.Processes, p *au
 
 func (a *app) handleHistoricVariables(w http.ResponseWriter, r *http.Request) error {
 	id := mux.Vars(r)["id"]
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	vars, err := a.instanceHistory(ctx, procs, auth.FromContext(r.Context()), id)
@@ -578,10 +547,7 @@ func (a *app) handleDecisionDocument(w http.ResponseWriter, r *http.Request) err
 // §4.7); checked applies the tenant/applicant check.
 func (a *app) decisionDocument(w http.ResponseWriter, r *http.Request, checked bool) error {
 	id := mux.Vars(r)["id"]
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	if checked {
@@ -712,10 +678,7 @@ func attr(t xml.StartElement, space, local string) string {
 
 func (a *app) handleVariableHints(w http.ResponseWriter, r *http.Request) error {
 	key := mux.Vars(r)["key"]
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	list, err := procs.HistoricVariables(ctx, engine.HistoricVariableQuery{ProcessDefinitionKey: key, FirstResult: 0, MaxResults: maxHintRows})
@@ -817,12 +780,8 @@ var (
 
 // deployProcessBundle deploys one example bundle directory of examples.FS
 // (its BPMN, forms and templates in one deployment, so formRef and
-// documentRef resolve) on an engine that runs processes. A bundle that is
-// not embedded, or an engine without processes, deploys nothing.
-func deployProcessBundle(ctx context.Context, eng engine.Engine, dir string) error {
-	if _, ok := eng.(engine.Processes); !ok {
-		return nil
-	}
+// documentRef resolve). A bundle that is not embedded deploys nothing.
+func deployProcessBundle(ctx context.Context, eng engine.ProcessEngine, dir string) error {
 	entries, err := fs.ReadDir(examples.FS, dir)
 	if err != nil {
 		return nil

@@ -2,9 +2,14 @@ package main
 
 import (
 	"context"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/regelkit/regelkit/engine"
+	"github.com/regelkit/regelkit/engine/local"
+	"github.com/regelkit/regelkit/engine/rest"
 
 	"github.com/regelkit/regelkit/servers/business/internal/docworker"
 	"github.com/regelkit/regelkit/servers/internal/auth"
@@ -33,7 +38,24 @@ func (d ripDocs) filed() string {
 // finished.
 func TestProjectPhaseEndToEnd(t *testing.T) {
 	ta := newTestApp(t, map[string]string{"DOCMGMT_WORKER_ENABLED": "false"})
-	pe := docsProcesses(t, ta)
+	runProjectPhase(t, ta, docsProcesses(t, ta))
+}
+
+// TestProjectPhaseRemote: the same with PROCESS_ENGINE_URL pointing at
+// engine/rest over an embedded engine (the remote Operaton path): the
+// worker fetches and completes over Operaton's external-task REST calls.
+func TestProjectPhaseRemote(t *testing.T) {
+	eng := local.New(local.Options{Version: "remote-test"})
+	if _, ok := any(eng).(engine.Processes); !ok {
+		t.Skip("the embedded engine runs no processes yet")
+	}
+	srv := httptest.NewServer(rest.NewHandler(eng, rest.Options{}))
+	defer srv.Close()
+	ta := newTestApp(t, map[string]string{"PROCESS_ENGINE_URL": srv.URL + "/engine-rest"})
+	runProjectPhase(t, ta, docsProcesses(t, ta))
+}
+
+func runProjectPhase(t *testing.T, ta *testApp, pe engine.Processes) {
 	pl := bearer(ta.token(t, staff("pl-utrecht", "utrecht", "caseworker", "infra-projectteam")))
 	var dep struct{ DeploymentID string }
 	ta.c.Post(deployPath, bundleRequest(t, "projectphase", "rip-phase1"), pl...).Data(t, 201, &dep)

@@ -114,10 +114,7 @@ func ownedTask(ctx context.Context, procs engine.Processes, p *auth.Principal, i
 
 func (a *app) handleTaskList(w http.ResponseWriter, r *http.Request) error {
 	p := auth.FromContext(r.Context())
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	maxResults := queryInt(r, "maxResults", maxTaskList)
 	if maxResults < 1 || maxResults > maxTaskList {
 		maxResults = maxTaskList
@@ -132,6 +129,7 @@ func (a *app) handleTaskList(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	var tasks []engine.Task
+	var err error
 	if p.Tenant != "" && len(p.Roles) > 0 {
 		tasks, err = procs.Tasks(ctx, q)
 	}
@@ -149,10 +147,7 @@ func (a *app) handleTaskList(w http.ResponseWriter, r *http.Request) error {
 
 func (a *app) handleTask(w http.ResponseWriter, r *http.Request) error {
 	id := mux.Vars(r)["id"]
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	task, _, err := ownedTask(ctx, procs, auth.FromContext(r.Context()), id)
@@ -164,10 +159,7 @@ func (a *app) handleTask(w http.ResponseWriter, r *http.Request) error {
 
 func (a *app) handleTaskVariables(w http.ResponseWriter, r *http.Request) error {
 	id := mux.Vars(r)["id"]
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	_, vars, err := ownedTask(ctx, procs, auth.FromContext(r.Context()), id)
@@ -179,10 +171,7 @@ func (a *app) handleTaskVariables(w http.ResponseWriter, r *http.Request) error 
 
 func (a *app) handleTaskForm(w http.ResponseWriter, r *http.Request) error {
 	id := mux.Vars(r)["id"]
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	if _, _, err := ownedTask(ctx, procs, auth.FromContext(r.Context()), id); err != nil {
@@ -198,16 +187,13 @@ func (a *app) handleTaskForm(w http.ResponseWriter, r *http.Request) error {
 func (a *app) handleTaskClaim(w http.ResponseWriter, r *http.Request) error {
 	p := auth.FromContext(r.Context())
 	id := mux.Vars(r)["id"]
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	if _, _, err := ownedTask(ctx, procs, p, id); err != nil {
 		return err
 	}
-	err = procs.Claim(ctx, id, p.UserID)
+	err := procs.Claim(ctx, id, p.UserID)
 	row := auditRow{Action: "task.claim", ResourceType: "task", ResourceID: id, Details: map[string]any{"taskId": id}}
 	if err != nil {
 		err = engineFailure(err, taskNotFound(id, codeTaskClaimFailed, "The task could not be claimed"))
@@ -234,10 +220,7 @@ func (a *app) handleTaskComplete(w http.ResponseWriter, r *http.Request) error {
 	if err := refuseReserved(vars, reservedVariables); err != nil {
 		return err
 	}
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	if _, _, err := ownedTask(ctx, procs, p, id); err != nil {
@@ -259,13 +242,11 @@ func (a *app) handleTaskComplete(w http.ResponseWriter, r *http.Request) error {
 
 func (a *app) handleTaskHistory(w http.ResponseWriter, r *http.Request) error {
 	p := auth.FromContext(r.Context())
-	procs, err := a.processes()
-	if err != nil {
-		return err
-	}
+	procs := a.engine
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	var tasks []engine.HistoricTask
+	var err error
 	if p.Tenant != "" {
 		tasks, err = procs.HistoricTasks(ctx, engine.HistoricTaskQuery{
 			Finished:         true,

@@ -56,7 +56,7 @@ func TestTaskRoutes(t *testing.T) {
 		list[2].ProcessInstanceID != first.ProcessInstanceID {
 		t.Fatalf("utrecht's tasks, newest first, without the hr-medewerker task: %+v", list)
 	}
-	if list[1].ProcessDefinitionKey != "Review" || list[1].Name != "Review" || list[1].Assignee != nil || list[1].TaskDefinitionKey != "Review" || list[1].Created == "" {
+	if list[1].ProcessDefinitionKey != "Review" || list[1].Name != "Review" || list[1].Assignee != nil || list[1].TaskDefinitionKey != "UserTask" || list[1].Created == "" {
 		t.Errorf("task %+v", list[1])
 	}
 	if got := listTasks(t, ta, amsterdam); len(got) != 1 {

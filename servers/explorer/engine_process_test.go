@@ -31,7 +31,7 @@ const reviewProcess = `<?xml version="1.0" encoding="UTF-8"?>
 func TestEngineRESTRunsProcesses(t *testing.T) {
 	a, c := newTestApp(t, nil)
 	if _, ok := a.engine.(engine.Processes); !ok {
-		t.Skip("the embedded engine has no process side yet (engine/local without engine.Processes)")
+		t.Fatal("the embedded engine does not implement engine.Processes")
 	}
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
