@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,10 +19,25 @@ import (
 // the test skips until the embedded engine runs processes.
 func newEngine(t *testing.T) engine.Processes { return newEngineWith(t, nil) }
 
+// clock is an engine clock the test moves.
+type clock struct{ ns atomic.Int64 }
+
+func (c *clock) now() time.Time          { return time.Unix(0, c.ns.Load()) }
+func (c *clock) advance(d time.Duration) { c.ns.Add(int64(d)) }
+
 // newEngineWith deploys the bundle with each file passed through edit.
 func newEngineWith(t *testing.T, edit func(name string, data []byte) []byte) engine.Processes {
+	return newEngineAt(t, edit, nil)
+}
+
+func newEngineAt(t *testing.T, edit func(name string, data []byte) []byte, c *clock) engine.Processes {
 	t.Helper()
-	l := local.New(local.Options{})
+	opts := local.Options{}
+	if c != nil {
+		c.ns.Store(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC).UnixNano())
+		opts.Now = c.now
+	}
+	l := local.New(opts)
 	pe, ok := any(l).(engine.Processes)
 	if !ok {
 		t.Skip("the embedded engine runs no processes yet (engine/local runtime)")
@@ -119,25 +135,26 @@ func TestWorkerFilesTheProjectDocuments(t *testing.T) {
 // last failure of the workspace task throws DOCMGMT_UNAVAILABLE, which the
 // process catches with its manual fallback task.
 func TestWorkerRetriesWithBackoffThenThrows(t *testing.T) {
-	pe := newEngine(t)
+	c := &clock{}
+	pe := newEngineAt(t, nil, c)
 	srv := edocstest.New(t)
 	live, err := docmgmt.NewLive(docmgmt.LiveConfig{BaseURL: srv.BaseURL, Library: edocstest.Library, UserID: edocstest.UserID, Password: edocstest.Password})
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv.Fail("", "/workspaces", 500, "Library is offline")
-	w := New(Options{Engine: pe, Docs: live, RetryTimeout: 300 * time.Millisecond})
+	w := New(Options{Engine: pe, Docs: live, RetryTimeout: 10 * time.Second})
 	id := start(t, pe, "2026-018")
-	poll(t, w, 1) // failure 1: retries 2, back-off 300 ms
+	poll(t, w, 1) // failure 1: retries 2, back-off 10 s
 	poll(t, w, 0) // not fetchable during the back-off
-	time.Sleep(350 * time.Millisecond)
-	poll(t, w, 1) // failure 2: retries 1, back-off 600 ms
-	time.Sleep(350 * time.Millisecond)
+	c.advance(11 * time.Second)
+	poll(t, w, 1) // failure 2: retries 1, back-off 20 s
+	c.advance(11 * time.Second)
 	poll(t, w, 0) // the back-off doubled
 	if task := openTask(t, pe, id); task.ID != "" {
 		t.Fatalf("a user task is open before the retries are used up: %s", task.TaskDefinitionKey)
 	}
-	time.Sleep(300 * time.Millisecond)
+	c.advance(10 * time.Second)
 	poll(t, w, 1) // failure 3: the BPMN error
 	if task := openTask(t, pe, id); task.TaskDefinitionKey != "Activity_WerkruimteHandmatig" {
 		t.Fatalf("open task %q, want the manual fallback Activity_WerkruimteHandmatig", task.TaskDefinitionKey)
