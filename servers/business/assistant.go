@@ -164,7 +164,8 @@ func (a *app) assistantRoutes(ctx context.Context, r *httpapi.Router) error {
 	r.HandleRaw(mcpServerPath, guarded, map[string]openapi.Operation{"POST": {
 		Summary: "regelkit's read-only tools as an MCP server (Streamable HTTP, stateless)",
 		Description: "JWT with role caseworker or admin. Model Context Protocol JSON-RPC: initialize, tools/list, tools/call. " +
-			"Tools: decision_list, decision_getByKey, decision_evaluate (municipality = the caller's), deployment_*, sparql_query, " +
+			"Tools: decision_list, decision_getByKey, decision_evaluate (municipality = the caller's), deployment_*, " +
+			"processDefinition_*, processInstance_* and task_* (instances and tasks whose municipality is the caller's), sparql_query, " +
 			"the knowledge-graph lists and rules_rules__rule_id_path__get (norms); definitions are those of the caller's municipality and untenanted ones.",
 		Tags:      tags,
 		Responses: map[string]openapi.Response{"200": {Description: "JSON-RPC response"}, "401": {Description: "UNAUTHORIZED"}, "403": {Description: "FORBIDDEN"}},

@@ -64,23 +64,21 @@ func flattenHistoric(rows []engine.HistoricVariable, instanceID string) map[stri
 	return out
 }
 
-// instanceVariables reads the named variables of many instances, in bulk
-// reads of at most historyBulkIDs ids: id → name → value (missing → absent).
+// instanceVariables reads the named variables of many instances, one
+// query per name over at most historyBulkIDs ids: id → name → value
+// (missing → absent). A row per instance and scope bounds each answer.
 func instanceVariables(ctx context.Context, p engine.Processes, ids []string, names ...string) (map[string]map[string]any, error) {
 	out := make(map[string]map[string]any, len(ids))
-	want := map[string]bool{}
-	for _, n := range names {
-		want[n] = true
-	}
 	for start := 0; start < len(ids); start += historyBulkIDs {
 		chunk := ids[start:min(start+historyBulkIDs, len(ids))]
-		rows, err := p.HistoricVariables(ctx, engine.HistoricVariableQuery{ProcessInstanceIDIn: chunk, MaxResults: maxHistoricVariables})
-		if err != nil {
-			return nil, err
-		}
 		byInstance := map[string][]engine.HistoricVariable{}
-		for _, v := range rows {
-			if want[v.Name] {
+		for _, name := range names {
+			rows, err := p.HistoricVariables(ctx, engine.HistoricVariableQuery{VariableName: name, ProcessInstanceIDIn: chunk,
+				MaxResults: min(len(chunk)*16, maxHistoricVariables)})
+			if err != nil {
+				return nil, err
+			}
+			for _, v := range rows {
 				byInstance[v.ProcessInstanceID] = append(byInstance[v.ProcessInstanceID], v)
 			}
 		}
@@ -141,6 +139,9 @@ func (a *app) handleHRProfile(w http.ResponseWriter, r *http.Request) error {
 	employee := strings.TrimSpace(r.URL.Query().Get("employeeId"))
 	if employee == "" {
 		return httpapi.NewError(http.StatusBadRequest, codeValidation, "employeeId is required")
+	}
+	if len(employee) > 200 {
+		return httpapi.NewError(http.StatusBadRequest, codeValidation, "employeeId must be at most 200 bytes")
 	}
 	if !p.HasRole(auth.RoleHRMedewerker) && employee != p.EmployeeID {
 		return httpapi.NewError(http.StatusForbidden, auth.CodeForbidden, "Only hr-medewerker may read another employee's record")

@@ -179,6 +179,7 @@ func TestOnboardingEndToEnd(t *testing.T) {
 	self.EmployeeID = "emp-002"
 	ta.c.Get("/v1/hr/onboarding/profile?employeeId=emp-001", bearer(ta.token(t, self))...).ExpectError(t, 403, auth.CodeForbidden)
 	ta.c.Get("/v1/hr/onboarding/profile", hr...).ExpectError(t, 400, codeValidation)
+	ta.c.Get("/v1/hr/onboarding/profile?employeeId="+strings.Repeat("e", 201), hr...).ExpectError(t, 400, codeValidation)
 	ta.c.Get("/v1/hr/onboarding/profile?employeeId=emp-999", hr...).ExpectError(t, 500, codeHRProfile)
 
 	// Another municipality sees nothing of it.
