@@ -63,7 +63,7 @@ func (a *app) deployRoutes(r *httpapi.Router) {
 			Tags:        []string{"process"},
 			RequestBody: openapi.Body(deployRequestSchema, "the bundle"),
 			Responses: map[string]openapi.Response{
-				"201": {Description: "{deploymentId, resourceCount}"},
+				"200": {Description: "{deploymentId, resourceCount}"},
 				"400": {Description: "VALIDATION_ERROR, MALFORMED_BODY"},
 				"413": {Description: "PAYLOAD_TOO_LARGE"},
 				"500": {Description: "PROCESS_DEPLOY_FAILED"},
@@ -265,7 +265,7 @@ func (a *app) handleDeploy(w http.ResponseWriter, r *http.Request) error {
 		return mapped
 	}
 	a.audit.record(r.Context(), r, p, row)
-	return httpapi.WriteData(w, http.StatusCreated, map[string]any{"deploymentId": dep.ID, "resourceCount": len(rs)})
+	return httpapi.WriteData(w, http.StatusOK, map[string]any{"deploymentId": dep.ID, "resourceCount": len(rs)})
 }
 
 // deployFailure: unreachable → 502 OPERATON_ERROR; a rejected bundle (a

@@ -198,7 +198,7 @@ func TestDeployToAllowedEngine(t *testing.T) {
 		ResourceCount int
 	}
 	resp := ta.c.Post(deployPath, body, cw...)
-	resp.Data(t, 201, &dep)
+	resp.Data(t, 200, &dep)
 	if dep.ResourceCount != 5 || resp.Header.Get("Deprecation") != "" {
 		t.Errorf("deploy = %+v, Deprecation %q; want 5 resources and no deprecation on /v1", dep, resp.Header.Get("Deprecation"))
 	}
@@ -247,7 +247,7 @@ func TestDeployToAllowedEngine(t *testing.T) {
 	}
 	// An explicit "" leaves the process untagged.
 	body = map[string]any{"bpmnXml": plainBPMN, "deploymentName": "plain", "boardOwner": ""}
-	ta.c.Post(deployPath, body, cw...).ExpectStatus(t, 201)
+	ta.c.Post(deployPath, body, cw...).ExpectStatus(t, 200)
 	// Rejections and an unreachable engine.
 	body = map[string]any{"bpmnXml": "<bpmn:definitions", "deploymentName": "broken"}
 	msg := ta.c.Post(deployPath, body, cw...).ExpectError(t, 500, codeDeployFailed)

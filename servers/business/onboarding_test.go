@@ -111,7 +111,7 @@ func TestOnboardingEndToEnd(t *testing.T) {
 		DeploymentID  string
 		ResourceCount int
 	}
-	ta.c.Post(deployPath, bundleRequest(t, "onboarding", "hr-onboarding"), cw...).Data(t, 201, &dep)
+	ta.c.Post(deployPath, bundleRequest(t, "onboarding", "hr-onboarding"), cw...).Data(t, 200, &dep)
 	if dep.DeploymentID == "" || dep.ResourceCount != 5 {
 		t.Fatalf("deploy = %+v, want 5 resources (bpmn, 3 forms, 1 template)", dep)
 	}

@@ -58,7 +58,7 @@ func TestProjectPhaseRemote(t *testing.T) {
 func runProjectPhase(t *testing.T, ta *testApp, pe engine.Processes) {
 	pl := bearer(ta.token(t, staff("pl-utrecht", "utrecht", "caseworker", "infra-projectteam")))
 	var dep struct{ DeploymentID string }
-	ta.c.Post(deployPath, bundleRequest(t, "projectphase", "rip-phase1"), pl...).Data(t, 201, &dep)
+	ta.c.Post(deployPath, bundleRequest(t, "projectphase", "rip-phase1"), pl...).Data(t, 200, &dep)
 	// The worker the server runs by default, stepped by hand here.
 	w := docworker.New(docworker.Options{Engine: pe, Docs: ta.docmgmt, RetryTimeout: time.Millisecond})
 	poll := func(want int) {
@@ -154,7 +154,7 @@ func TestDocWorkerRunsByDefault(t *testing.T) {
 	ta := newTestApp(t, nil)
 	docsProcesses(t, ta)
 	pl := bearer(ta.token(t, staff("pl-utrecht", "utrecht", "caseworker", "infra-projectteam")))
-	ta.c.Post(deployPath, bundleRequest(t, "projectphase", "rip-phase1"), pl...).ExpectStatus(t, 201)
+	ta.c.Post(deployPath, bundleRequest(t, "projectphase", "rip-phase1"), pl...).ExpectStatus(t, 200)
 	id := startProcess(t, ta, pl, ripProcessKey, map[string]any{"projectNumber": "2026-020", "projectName": "Kade", "projectLeader": "B"})
 	deadline := time.Now().Add(15 * time.Second)
 	for {
