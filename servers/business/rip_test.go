@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -167,5 +168,38 @@ func TestDocWorkerRunsByDefault(t *testing.T) {
 			t.Fatalf("the server's worker did not create the workspace: %v", active)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func TestDocumentFilers(t *testing.T) {
+	data, err := os.ReadFile("../../examples/processes/projectphase/RipPhase1.bpmn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := documentFilers(string(data), ripProcessKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"rip-intake-report": "Activity_IntakeArchiveren", "rip-psu-report": "Activity_PsuArchiveren", "rip-pdp": "Activity_PdpArchiveren"}
+	if len(got) != len(want) {
+		t.Errorf("filers = %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("filer of %s = %q, want %q", k, got[k], v)
+		}
+	}
+	// Another process key, or a BPMN without filing tasks: no filers, so
+	// only the resource decides (upstream behaviour).
+	if got, err := documentFilers(string(data), "OtherProcess"); err != nil || len(got) != 0 {
+		t.Errorf("other key: %v %v", got, err)
+	}
+	if got, err := documentFilers(plainBPMN, "P"); err != nil || len(got) != 0 {
+		t.Errorf("plain BPMN: %v %v", got, err)
+	}
+	// The camunda namespace decides, not the prefix.
+	foreign := strings.ReplaceAll(string(data), `xmlns:camunda="http://camunda.org/schema/1.0/bpmn"`, `xmlns:camunda="urn:other"`)
+	if got, err := documentFilers(foreign, ripProcessKey); err != nil || len(got) != 0 {
+		t.Errorf("foreign camunda namespace: %v %v", got, err)
 	}
 }
