@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -155,57 +153,6 @@ func TestMaxInstances(t *testing.T) {
 	}
 	if _, err := e.StartProcess(ctx, engine.StartProcess{Key: "Ok"}); err != nil {
 		t.Fatalf("start after one ended: %v", err)
-	}
-}
-
-// TestTwoEnginesOneStore: two engines share a store; each sees the other's
-// deployment, and racing to complete the same tasks, every task is
-// completed exactly once, the loser getting Operaton's 404.
-func TestTwoEnginesOneStore(t *testing.T) {
-	ctx := context.Background()
-	store := NewMemoryStore(MemoryOptions{})
-	e1, e2 := New(Options{Store: store}), New(Options{Store: store})
-	stillUsable(t, e1)
-	const n = 200
-	for range n - 1 {
-		if _, err := e2.StartProcess(ctx, engine.StartProcess{Key: "Ok"}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tasks, err := e2.Tasks(ctx, engine.TaskQuery{})
-	if err != nil || len(tasks) != n {
-		t.Fatalf("tasks = %d, %v; want %d", len(tasks), err, n)
-	}
-	var completed, lost atomic.Int64
-	var wg sync.WaitGroup
-	for _, e := range []*Engine{e1, e2, e1, e2} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for _, task := range tasks {
-				err := e.CompleteTask(ctx, task.ID, engine.Variables{"by": engine.String("x")})
-				switch {
-				case err == nil:
-					completed.Add(1)
-				case errors.Is(err, engine.ErrNotFound):
-					lost.Add(1)
-				default:
-					t.Errorf("complete: %v", err)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if completed.Load() != n || lost.Load() != 3*n {
-		t.Errorf("completed %d, lost %d; want %d and %d", completed.Load(), lost.Load(), n, 3*n)
-	}
-	hs, _ := e1.HistoricProcessInstances(ctx, engine.HistoricProcessInstanceQuery{State: engine.StateCompleted})
-	if len(hs) != n {
-		t.Errorf("%d completed instances in history, want %d", len(hs), n)
-	}
-	hts, _ := e1.HistoricTasks(ctx, engine.HistoricTaskQuery{Finished: true})
-	if len(hts) != n {
-		t.Errorf("%d finished tasks in history, want %d", len(hts), n)
 	}
 }
 

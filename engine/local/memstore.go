@@ -832,6 +832,9 @@ func (s *memStore) applyHistory(h *HistoryChange) {
 	}
 	for _, v := range h.Variables {
 		hp := s.hpiOf(v.ProcessInstanceID)
+		if old := s.hvar[v.ID]; old != nil {
+			v.CreateTime = old.row.CreateTime // the contract: an update keeps it
+		}
 		if upsertRow(s, s.hvar, v.ID, v.ProcessInstanceID, v) {
 			hp.hvars = append(hp.hvars, v.ID)
 		}

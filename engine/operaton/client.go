@@ -41,8 +41,8 @@ type Config struct {
 	MaxResponseBytes int64
 }
 
-// Client talks to Operaton's REST API. It implements engine.Engine and is
-// safe for concurrent use.
+// Client talks to Operaton's REST API. It implements engine.ProcessEngine
+// and is safe for concurrent use.
 type Client struct {
 	root    string // base URL without a trailing slash
 	cfg     Config

@@ -98,7 +98,7 @@ func (c *Client) StartProcess(ctx context.Context, s engine.StartProcess) (engin
 func (c *Client) ProcessInstances(ctx context.Context, q engine.ProcessInstanceQuery) ([]engine.ProcessInstance, error) {
 	var out []engine.ProcessInstance
 	var err error
-	if len(q.Variables) > 0 || len(q.Sorting) > 1 {
+	if usePost(q.Variables, q.Sorting) {
 		err = c.Do(ctx, http.MethodPost, "/process-instance", paging(q.Values()), q, &out)
 	} else {
 		err = c.Do(ctx, http.MethodGet, "/process-instance", q.Values(), nil, &out)
@@ -153,12 +153,12 @@ func (c *Client) ActivateProcessInstance(ctx context.Context, id string) error {
 	return c.Do(ctx, http.MethodPut, pathID("/process-instance/", id)+"/suspended", nil, map[string]bool{"suspended": false}, nil)
 }
 
-// Tasks lists open tasks (GET /task, or POST /task with typed variable
-// filters or several sort keys).
+// Tasks lists open tasks (GET /task, or POST /task with variable filters
+// or several sort keys).
 func (c *Client) Tasks(ctx context.Context, q engine.TaskQuery) ([]engine.Task, error) {
 	var out []engine.Task
 	var err error
-	if taskNeedsPost(q) {
+	if usePost(q.ProcessVariables, q.Sorting) {
 		err = c.Do(ctx, http.MethodPost, "/task", paging(q.Values()), q, &out)
 	} else {
 		err = c.Do(ctx, http.MethodGet, "/task", q.Values(), nil, &out)
@@ -166,17 +166,11 @@ func (c *Client) Tasks(ctx context.Context, q engine.TaskQuery) ([]engine.Task, 
 	return out, err
 }
 
-// taskNeedsPost: the GET form carries filter values as text only and one sort key.
-func taskNeedsPost(q engine.TaskQuery) bool {
-	if len(q.Sorting) > 1 {
-		return true
-	}
-	for _, f := range q.ProcessVariables {
-		if _, ok := f.Value.(string); !ok {
-			return true
-		}
-	}
-	return false
+// usePost reports whether a query goes as Operaton's POST alias: its GET
+// form carries filter values as text only (Operaton then compares them
+// as strings), splits them at commas, and sorts by one key.
+func usePost(filters []engine.VariableFilter, sorting []engine.Sorting) bool {
+	return len(filters) > 0 || len(sorting) > 1
 }
 
 // TaskCount counts open tasks (GET or POST /task/count).
@@ -186,7 +180,7 @@ func (c *Client) TaskCount(ctx context.Context, q engine.TaskQuery) (int, error)
 		Count int `json:"count"`
 	}
 	var err error
-	if taskNeedsPost(q) {
+	if usePost(q.ProcessVariables, q.Sorting) {
 		err = c.Do(ctx, http.MethodPost, "/task/count", nil, q, &out)
 	} else {
 		err = c.Do(ctx, http.MethodGet, "/task/count", q.Values(), nil, &out)
@@ -284,7 +278,7 @@ func (c *Client) ExtendLock(ctx context.Context, id, workerID string, d time.Dur
 func (c *Client) HistoricProcessInstances(ctx context.Context, q engine.HistoricProcessInstanceQuery) ([]engine.HistoricProcessInstance, error) {
 	var out []engine.HistoricProcessInstance
 	var err error
-	if len(q.Variables) > 0 || len(q.Sorting) > 1 {
+	if usePost(q.Variables, q.Sorting) {
 		err = c.Do(ctx, http.MethodPost, "/history/process-instance", paging(q.Values()), q, &out)
 	} else {
 		err = c.Do(ctx, http.MethodGet, "/history/process-instance", q.Values(), nil, &out)

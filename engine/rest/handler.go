@@ -116,10 +116,6 @@ func NewHandler(e engine.Engine, opts Options) http.Handler {
 	route := func(path string, f http.HandlerFunc, method string) {
 		h.r.HandleFunc(opts.BasePath+path, f).Methods(method)
 	}
-	if p, ok := e.(engine.Processes); ok {
-		h.p = p
-		h.routeProcesses(route)
-	}
 	route("/version", h.version, http.MethodGet)
 	route("/engine", h.engines, http.MethodGet)
 	route("/deployment/create", h.deploy, http.MethodPost)
@@ -136,6 +132,12 @@ func NewHandler(e engine.Engine, opts Options) http.Handler {
 	route("/decision-definition/{id}", h.definitionByID, http.MethodGet)
 	route("/decision-definition/{id}/xml", h.xmlByID, http.MethodGet)
 	route("/decision-definition/{id}/evaluate", h.evaluateByID, http.MethodPost)
+	// after the decision routes: gorilla/mux tries routes in order, and
+	// evaluation is the hot path
+	if p, ok := e.(engine.Processes); ok {
+		h.p = p
+		h.routeProcesses(route)
+	}
 	h.r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, errorBody{Type: "NotFoundException", Message: "No resource at " + r.Method + " " + r.URL.Path})
 	})

@@ -40,7 +40,6 @@ type app struct {
 	started      time.Time
 	router       *httpapi.Router
 	engine       engine.ProcessEngine
-	procs        engine.Processes // = engine: the process side, which the process and task routes use
 	boardOwners  *boardOwnerCache
 	embedded     bool
 	verifier     *auth.Verifier
@@ -65,7 +64,6 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 		a.Close()
 		return nil, fmt.Errorf("process engine: %w", err)
 	}
-	a.procs = a.engine
 	a.boardOwners = newBoardOwnerCache(maxBoardOwners)
 	if err := a.newIdentity(ctx); err != nil {
 		a.Close()

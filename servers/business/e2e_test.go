@@ -3,12 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/regelkit/regelkit/engine"
@@ -72,8 +75,7 @@ func ensureLocalpass(t testing.TB, eng engine.ProcessEngine, serverDeploys bool)
 // TestE2EEmbedded: the caseworker story on embedded defaults.
 func TestE2EEmbedded(t *testing.T) {
 	ta := newTestApp(t, nil)
-	requireProcesses(t, ta)
-	ensureLocalpass(t, ta.engine.(engine.ProcessEngine), true)
+	ensureLocalpass(t, ta.engine, true)
 	runCaseworkerStory(t, ta)
 }
 
@@ -81,12 +83,7 @@ func TestE2EEmbedded(t *testing.T) {
 // engine/rest over an embedded engine in another server (the remote
 // Operaton path).
 func TestE2ERemote(t *testing.T) {
-	eng := local.New(local.Options{Version: "remote-test"})
-	pe, ok := any(eng).(engine.ProcessEngine)
-	if !ok {
-		t.Skip("the embedded engine does not run processes (engine/local does not implement engine.Processes)")
-	}
-	runStoryOverREST(t, pe)
+	runStoryOverREST(t, local.New(local.Options{Version: "remote-test"}))
 }
 
 // runStoryOverREST serves eng under Operaton's REST paths on a test server,
@@ -110,7 +107,7 @@ func runStoryOverREST(t *testing.T, eng engine.ProcessEngine) {
 	srv := httptest.NewServer(rest.NewHandler(eng, rest.Options{BasePath: "/engine-rest"}))
 	t.Cleanup(srv.Close)
 	ta := newTestApp(t, map[string]string{"PROCESS_ENGINE_URL": srv.URL + "/engine-rest"})
-	if ta.embedded || ta.procs == nil {
+	if ta.embedded {
 		t.Fatal("the app must use the remote engine's processes")
 	}
 	runCaseworkerStory(t, ta)
@@ -263,7 +260,6 @@ func runCaseworkerStory(t *testing.T, ta *testApp) {
 // 4xx and write nothing.
 func TestHostileInput(t *testing.T) {
 	ta := newTestApp(t, nil)
-	requireProcesses(t, ta)
 	reviewBundle(t, ta, "Target", "")
 	ctx := context.Background()
 	cw := ta.token(t, caseworker("utrecht"))
@@ -272,14 +268,14 @@ func TestHostileInput(t *testing.T) {
 	s := start(t, ta, cw, "Target", `{}`)
 	taskID := onlyTask(t, ta, s.ProcessInstanceID)
 	countInstances := func() int {
-		list, err := ta.procs.HistoricProcessInstances(ctx, engine.HistoricProcessInstanceQuery{})
+		list, err := ta.engine.HistoricProcessInstances(ctx, engine.HistoricProcessInstanceQuery{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return len(list)
 	}
 	before := countInstances()
-	varsBefore, _ := ta.procs.ProcessInstanceVariables(ctx, s.ProcessInstanceID)
+	varsBefore, _ := ta.engine.ProcessInstanceVariables(ctx, s.ProcessInstanceID)
 
 	vars := func(n int) string {
 		var b strings.Builder
@@ -346,11 +342,11 @@ func TestHostileInput(t *testing.T) {
 	if after := countInstances(); after != before {
 		t.Errorf("refused requests started %d instances", after-before)
 	}
-	task, err := ta.procs.Task(ctx, taskID)
+	task, err := ta.engine.Task(ctx, taskID)
 	if err != nil || task.Assignee != "" {
 		t.Errorf("the task was touched: %+v %v", task, err)
 	}
-	varsAfter, _ := ta.procs.ProcessInstanceVariables(ctx, s.ProcessInstanceID)
+	varsAfter, _ := ta.engine.ProcessInstanceVariables(ctx, s.ProcessInstanceID)
 	if len(varsAfter) != len(varsBefore) {
 		t.Errorf("refused requests wrote variables: %d before, %d after", len(varsBefore), len(varsAfter))
 	}
@@ -387,5 +383,39 @@ func TestProcessRoutesDocumented(t *testing.T) {
 	}
 	if n != 19 { // 18 operations, history on GET and POST
 		t.Errorf("%d m2m operations documented, want 19", n)
+	}
+}
+
+// TestStartRetriesWithoutTenant: when the engine answers a start on the
+// tenant path with "No matching process definition with key", the start
+// is retried once without a tenant (notes §4.3 step 4). The embedded engine
+// never answers so after listing the definition, so an engine/rest server
+// answers that one path as Operaton does.
+func TestStartRetriesWithoutTenant(t *testing.T) {
+	eng := local.New(local.Options{Version: "retry-test"})
+	for _, tenant := range []string{"", "utrecht"} {
+		rs := []engine.Resource{{Name: "Retry.bpmn", Data: []byte(testBPMN("Retry", bpmnOptions{}))}}
+		if _, err := eng.Deploy(context.Background(), engine.NewDeployment{Name: "Retry", TenantID: tenant, Resources: rs}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := rest.NewHandler(eng, rest.Options{BasePath: "/engine-rest"})
+	var refused atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == "POST" && strings.HasSuffix(r.URL.Path, "/process-definition/key/Retry/tenant-id/utrecht/start") {
+			refused.Add(1)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = io.WriteString(w, `{"type": "RestException", "message": "No matching process definition with key 'Retry' and tenant-id 'utrecht'"}`)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	ta := newTestApp(t, map[string]string{"PROCESS_ENGINE_URL": srv.URL + "/engine-rest"})
+	s := start(t, ta, ta.token(t, caseworker("utrecht")), "Retry", `{}`)
+	inst, err := eng.ProcessInstance(context.Background(), s.ProcessInstanceID)
+	if refused.Load() != 1 || err != nil || inst.TenantID != "" {
+		t.Errorf("tenant path refused %d times; instance %+v %v: want one retry on the untenanted definition", refused.Load(), inst, err)
 	}
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/regelkit/regelkit/engine"
@@ -82,4 +84,40 @@ func TestScanBPMN(t *testing.T) {
 	if _, err := scanBPMN("<a><b></a>", ""); err == nil {
 		t.Error("malformed XML must fail")
 	}
+}
+
+func TestScanBPMNDepth(t *testing.T) {
+	deep := strings.Repeat("<a>", maxBPMNDepth+1) + strings.Repeat("</a>", maxBPMNDepth+1)
+	if _, err := scanBPMN(deep, ""); err == nil || !strings.Contains(err.Error(), "nests deeper than 1000 at line 1, column") {
+		t.Errorf("deep XML: %v", err)
+	}
+	if _, err := scanBPMN(strings.Repeat("<a>", 10)+strings.Repeat("</a>", 10), ""); err != nil {
+		t.Errorf("shallow XML: %v", err)
+	}
+}
+
+// FuzzScanBPMN: any text ends in a result or an error, never a panic.
+func FuzzScanBPMN(f *testing.F) {
+	f.Add(testBPMN("P", bpmnOptions{DocumentRef: "d", BoardOwner: "caseworker"}), "P")
+	f.Add(`<d:process xmlns:d="http://www.omg.org/spec/BPMN/20100524/MODEL" id="x"><d:userTask/></d:process>`, "x")
+	f.Fuzz(func(t *testing.T, text, key string) {
+		_, _ = scanBPMN(text, key)
+	})
+}
+
+// FuzzWriteVariables: any variables member is refused with a 400 or read
+// into at most maxWriteVariables variables, never a panic.
+func FuzzWriteVariables(f *testing.F) {
+	f.Add(`{"a": 1, "b": {"value": "x", "type": "String"}, "c": [1, {"d": null}]}`)
+	f.Add(`{"x": {"value": "abc", "type": "Integer"}}`)
+	f.Fuzz(func(t *testing.T, raw string) {
+		vars, err := parseWriteVariables(json.RawMessage(raw))
+		var e *httpapi.Error
+		if err != nil && (!errors.As(err, &e) || e.Status != 400) {
+			t.Fatalf("%q: %v, want a 400", raw, err)
+		}
+		if len(vars) > maxWriteVariables {
+			t.Fatalf("%d variables read", len(vars))
+		}
+	})
 }

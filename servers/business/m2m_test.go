@@ -43,7 +43,6 @@ func TestM2MGuards(t *testing.T) {
 // TestM2MProcesses: the process twins and their differences (notes §4.8).
 func TestM2MProcesses(t *testing.T) {
 	ta := newTestApp(t, nil)
-	requireProcesses(t, ta)
 	reviewBundle(t, ta, "Open", "")
 	reviewBundle(t, ta, "Single", "amsterdam")
 	reviewBundle(t, ta, "Double", "amsterdam")
@@ -136,7 +135,6 @@ func TestM2MProcesses(t *testing.T) {
 // TestM2MTasks: the task twins, without tenant or group filters.
 func TestM2MTasks(t *testing.T) {
 	ta := newTestApp(t, nil)
-	requireProcesses(t, ta)
 	reviewBundle(t, ta, "Work", "")
 	deployProcess(t, ta, "Hr", "", bpmnOptions{Groups: "hr-medewerker"}, nil)
 	m2m := ta.token(t, machine("operaton-mcp-client"))
@@ -176,7 +174,7 @@ func TestM2MTasks(t *testing.T) {
 	if claimed["taskId"] != id || claimed["claimed"] != true {
 		t.Errorf("claim %v", claimed)
 	}
-	if task, _ := ta.procs.Task(context.Background(), id); task.Assignee != "cw-utrecht" {
+	if task, _ := ta.engine.Task(context.Background(), id); task.Assignee != "cw-utrecht" {
 		t.Errorf("assignee %q", task.Assignee)
 	}
 	ta.c.Post("/v1/m2m/task/"+id+"/claim", `{"userId": "cw-utrecht"}`, bearer(m2m)...).Data(t, 200, nil)

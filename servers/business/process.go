@@ -44,8 +44,10 @@ const (
 	// from a deployment may hold before it is parsed.
 	maxFormBytes     = 2 << 20
 	maxDocumentBytes = 4 << 20
-	// maxBPMNBytes bounds BPMN XML scanned for documentRef and boardOwner.
+	// maxBPMNBytes bounds BPMN XML scanned for documentRef and boardOwner,
+	// maxBPMNDepth its element nesting (real models nest a dozen deep).
 	maxBPMNBytes = 16 << 20
+	maxBPMNDepth = 1000
 
 	bpmnModelNS = "http://www.omg.org/spec/BPMN/20100524/MODEL"
 	camundaNS   = "http://camunda.org/schema/1.0/bpmn"
@@ -644,6 +646,10 @@ func scanBPMN(text, key string) (bpmnScan, error) {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			depth := len(stack)
+			if depth >= maxBPMNDepth {
+				line, col := dec.InputPos()
+				return out, fmt.Errorf("BPMN XML nests deeper than %d at line %d, column %d", maxBPMNDepth, line, col)
+			}
 			stack = append(stack, t.Name)
 			switch {
 			case t.Name.Space == bpmnModelNS && t.Name.Local == "process" && inProcess < 0:

@@ -11,17 +11,8 @@ import (
 
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/servers/internal/auth"
+	"github.com/regelkit/regelkit/servers/internal/pgtest"
 )
-
-// requireProcesses skips a test whose app has no process engine: the
-// embedded engine runs processes once engine/local implements
-// engine.Processes.
-func requireProcesses(t testing.TB, ta *testApp) {
-	t.Helper()
-	if ta.procs == nil {
-		t.Skip("the embedded engine does not run processes (engine/local does not implement engine.Processes)")
-	}
-}
 
 // waitLog waits for the (asynchronous) audit writer to log want.
 func waitLog(t testing.TB, ta *testApp, want string) {
@@ -134,7 +125,6 @@ func getVars(t testing.TB, ta *testApp, tok, path string) map[string]any {
 // TestProcessStart: the start rows of notes §4.3 and the stamped variables.
 func TestProcessStart(t *testing.T) {
 	ta := newTestApp(t, map[string]string{"CITIZEN_CROSS_TENANT_PROCESSES": "AmsterdamOnly,TwoTenants"})
-	requireProcesses(t, ta)
 	reviewBundle(t, ta, "Shared", "")
 	reviewBundle(t, ta, "AmsterdamOnly", "amsterdam")
 	reviewBundle(t, ta, "NotListed", "amsterdam")
@@ -166,7 +156,7 @@ func TestProcessStart(t *testing.T) {
 
 	// The caller's own deployment wins over another tenant's.
 	s = start(t, ta, cw, "Mixed", `{}`)
-	inst, err := ta.procs.ProcessInstance(context.Background(), s.ProcessInstanceID)
+	inst, err := ta.engine.ProcessInstance(context.Background(), s.ProcessInstanceID)
 	if err != nil || inst.TenantID != "utrecht" {
 		t.Errorf("Mixed started on tenant %q (%v), want utrecht's deployment", inst.TenantID, err)
 	}
@@ -212,7 +202,6 @@ func TestProcessStart(t *testing.T) {
 // one (the documented edge, notes §4.2).
 func TestPlainAndWrappedVariables(t *testing.T) {
 	ta := newTestApp(t, nil)
-	requireProcesses(t, ta)
 	reviewBundle(t, ta, "Vars", "")
 	cw := ta.token(t, caseworker("utrecht"))
 	s := start(t, ta, cw, "Vars", `{"variables": {
@@ -223,7 +212,7 @@ func TestPlainAndWrappedVariables(t *testing.T) {
 		"unknownType": {"value": "x", "type": "string-ish"},
 		"extraKey": {"value": "x", "type": "String", "note": 1},
 		"edge": {"value": true, "type": "Boolean"}}}`)
-	vars, err := ta.procs.ProcessInstanceVariables(context.Background(), s.ProcessInstanceID)
+	vars, err := ta.engine.ProcessInstanceVariables(context.Background(), s.ProcessInstanceID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +244,7 @@ func TestPlainAndWrappedVariables(t *testing.T) {
 // onlyTask returns the id of the one open task of an instance.
 func onlyTask(t testing.TB, ta *testApp, instance string) string {
 	t.Helper()
-	tasks, err := ta.procs.Tasks(context.Background(), engine.TaskQuery{ProcessInstanceID: instance})
+	tasks, err := ta.engine.Tasks(context.Background(), engine.TaskQuery{ProcessInstanceID: instance})
 	if err != nil || len(tasks) != 1 {
 		t.Fatalf("tasks of %s: %v %v", instance, tasks, err)
 	}
@@ -266,7 +255,6 @@ func onlyTask(t testing.TB, ta *testApp, instance string) string {
 // document, start form and variable hints, with the owner/applicant check.
 func TestProcessReads(t *testing.T) {
 	ta := newTestApp(t, map[string]string{"CITIZEN_CROSS_TENANT_PROCESSES": "Reads"})
-	requireProcesses(t, ta)
 	reviewBundle(t, ta, "Reads", "amsterdam")
 	deployProcess(t, ta, "Bare", "", bpmnOptions{}, nil)
 	deployProcess(t, ta, "DanglingDoc", "", bpmnOptions{DocumentRef: "missing"}, nil)
@@ -359,7 +347,6 @@ func TestProcessReads(t *testing.T) {
 // checked before the engine is touched.
 func TestProcessDelete(t *testing.T) {
 	ta := newTestApp(t, map[string]string{"CITIZEN_CROSS_TENANT_PROCESSES": "Cancel"})
-	requireProcesses(t, ta)
 	reviewBundle(t, ta, "Cancel", "amsterdam")
 	cit := ta.token(t, citizen("utrecht", "citizen-1"))
 	owner := ta.token(t, caseworker("amsterdam"))
@@ -376,7 +363,7 @@ func TestProcessDelete(t *testing.T) {
 	if data["message"] != "Process instance cancelled" || data["processInstanceId"] != id {
 		t.Errorf("cancel data %v", data)
 	}
-	h, err := ta.procs.HistoricProcessInstance(context.Background(), id)
+	h, err := ta.engine.HistoricProcessInstance(context.Background(), id)
 	if err != nil || h.State != engine.StateExternallyTerminated || h.DeleteReason != "Ingetrokken door aanvrager" {
 		t.Errorf("history after cancel: %+v %v", h, err)
 	}
@@ -384,7 +371,7 @@ func TestProcessDelete(t *testing.T) {
 	// The default reason.
 	s = start(t, ta, cit, "Cancel", `{}`)
 	ta.c.Do("DELETE", "/v1/process/"+s.ProcessInstanceID, nil, bearer(owner)...).Data(t, 200, nil)
-	if h, _ := ta.procs.HistoricProcessInstance(context.Background(), s.ProcessInstanceID); h.DeleteReason != "Cancelled by user" {
+	if h, _ := ta.engine.HistoricProcessInstance(context.Background(), s.ProcessInstanceID); h.DeleteReason != "Cancelled by user" {
 		t.Errorf("default reason %q", h.DeleteReason)
 	}
 }
@@ -394,7 +381,6 @@ func TestProcessDelete(t *testing.T) {
 // the route is not shadowed by /{id} routes.
 func TestProcessHistory(t *testing.T) {
 	ta := newTestApp(t, map[string]string{"CITIZEN_CROSS_TENANT_PROCESSES": "Elsewhere"})
-	requireProcesses(t, ta)
 	reviewBundle(t, ta, "Hist", "")
 	reviewBundle(t, ta, "Elsewhere", "amsterdam")
 	cit := ta.token(t, citizen("utrecht", "citizen-1"))
@@ -430,4 +416,64 @@ func TestProcessHistory(t *testing.T) {
 	}
 	hr := ta.token(t, auth.TokenClaims{Subject: "hr-1", Municipality: "utrecht", Roles: []string{"hr-medewerker"}, LoA: "hoog"})
 	ta.c.Get("/v1/process/history?applicantId=citizen-1", bearer(hr)...).ExpectError(t, 403, "FORBIDDEN")
+}
+
+// TestProcessAuditRows: the named audit rows of the process, task and
+// machine routes, with their details, in the audit database.
+func TestProcessAuditRows(t *testing.T) {
+	db := pgtest.New(t)
+	ta := newTestApp(t, map[string]string{"DATABASE_URL": db.URL})
+	reviewBundle(t, ta, "Audited", "")
+	reviewBundle(t, ta, "Foreign", "amsterdam")
+	admin := ta.token(t, auth.TokenClaims{Subject: "admin-1", Municipality: "utrecht", Roles: []string{"admin"}, LoA: "hoog"})
+	cit := ta.token(t, citizen("utrecht", "citizen-1"))
+	cw := ta.token(t, caseworker("utrecht"))
+	m2m := ta.token(t, machine("operaton-mcp-client"))
+
+	s := start(t, ta, cit, "Audited", `{"businessKey": "bk-audit"}`)
+	ta.c.Post("/v1/process/Foreign/start", `{}`, bearer(cit)...).ExpectError(t, 403, "TENANT_MISMATCH")
+	listTasks(t, ta, cw)
+	task := onlyTask(t, ta, s.ProcessInstanceID)
+	ta.c.Post("/v1/task/"+task+"/claim", nil, bearer(cw)...).Data(t, 200, nil)
+	ta.c.Post("/v1/task/"+task+"/complete", `{"variables": {"besluit": "toegekend"}}`, bearer(cw)...).Data(t, 200, nil)
+	ta.c.Get("/v1/process/history?applicantId=citizen-1", bearer(cit)...).Data(t, 200, nil)
+	second := start(t, ta, cw, "Audited", `{}`)
+	ta.c.Do("DELETE", "/v1/process/"+second.ProcessInstanceID, `{"reason": "dubbel"}`, bearer(cw)...).Data(t, 200, nil)
+	ta.c.Post("/v1/m2m/process/Audited/start", `{"variables": {"municipality": "utrecht"}}`, bearer(m2m)...).ExpectError(t, 400, "RESERVED_VARIABLE")
+
+	page := waitAudit(t, ta, admin, 18) // 9 requests, each with its named row
+	for _, want := range []struct{ action, result, resource, details string }{
+		{"process.start.Audited", "success", s.ProcessInstanceID, `{"businessKey": "bk-audit", "processInstanceId": "` + s.ProcessInstanceID + `"}`},
+		{"process.start.Foreign", "error", "Foreign", `{"reason": "TENANT_MISMATCH"}`},
+		{"task.list", "success", "", `{"count": 1}`},
+		{"task.claim", "success", task, `{"taskId": "` + task + `"}`},
+		{"task.complete", "success", task, `{"taskId": "` + task + `", "variableCount": 1}`},
+		{"process.history", "success", "", `{"count": 1, "tenantId": "utrecht", "applicantId": "citizen-1"}`},
+		{"process.delete", "success", second.ProcessInstanceID, `{"reason": "dubbel", "processInstanceId": "` + second.ProcessInstanceID + `"}`},
+		{"process.start.m2m.Audited", "error", "Audited", `{"reason": "RESERVED_VARIABLE"}`},
+	} {
+		var r auditItem
+		resource := ""
+		for _, row := range find(page, want.action) {
+			if row.ResourceID != nil && *row.ResourceID == want.resource || row.ResourceID == nil && want.resource == "" {
+				r, resource = row, want.resource
+			}
+		}
+		if r.Action == "" {
+			t.Errorf("%s: no row on resource %q", want.action, want.resource)
+			continue
+		}
+		if r.Result != want.result || resource != want.resource || !jsonEqual(t, r.Details, want.details) {
+			t.Errorf("%s: result %s resource %q details %s, want %s %q %s", want.action, r.Result, resource, r.Details, want.result, want.resource, want.details)
+		}
+	}
+}
+
+func jsonEqual(t *testing.T, got json.RawMessage, want string) bool {
+	t.Helper()
+	var a, b any
+	if json.Unmarshal(got, &a) != nil || json.Unmarshal([]byte(want), &b) != nil {
+		return false
+	}
+	return fmt.Sprint(a) == fmt.Sprint(b)
 }

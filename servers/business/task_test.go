@@ -36,7 +36,6 @@ func listTasks(t testing.TB, ta *testApp, tok string) []taskItem {
 // complete and history, with the owner checked before every write.
 func TestTaskRoutes(t *testing.T) {
 	ta := newTestApp(t, nil)
-	requireProcesses(t, ta)
 	reviewBundle(t, ta, "Review", "")
 	deployProcess(t, ta, "HROnly", "", bpmnOptions{Groups: "hr-medewerker"}, nil)
 	deployProcess(t, ta, "Bare", "", bpmnOptions{}, nil)
@@ -88,7 +87,7 @@ func TestTaskRoutes(t *testing.T) {
 
 	// Claim: another tenant is refused before the engine is written to.
 	ta.c.Post("/v1/task/"+id+"/claim", nil, bearer(amsterdam)...).ExpectError(t, 403, "TENANT_MISMATCH")
-	if task, _ := ta.procs.Task(context.Background(), id); task.Assignee != "" {
+	if task, _ := ta.engine.Task(context.Background(), id); task.Assignee != "" {
 		t.Fatalf("a refused claim assigned the task to %q", task.Assignee)
 	}
 	var claimed map[string]string
@@ -119,7 +118,7 @@ func TestTaskRoutes(t *testing.T) {
 	ta.c.Post("/v1/task/"+id+"/complete", `{"variables": {"besluit": "x"}}`, bearer(amsterdam)...).ExpectError(t, 403, "TENANT_MISMATCH")
 	ta.c.Post("/v1/task/"+id+"/complete", `{"variables": [1]}`, bearer(utrecht)...).ExpectError(t, 400, "VALIDATION_ERROR")
 	ta.c.Post("/v1/task/"+id+"/complete", `{"variables": {"besluit": `, bearer(utrecht)...).ExpectError(t, 400, "MALFORMED_BODY")
-	if _, err := ta.procs.Task(context.Background(), id); err != nil {
+	if _, err := ta.engine.Task(context.Background(), id); err != nil {
 		t.Fatalf("a refused completion completed the task: %v", err)
 	}
 	var done map[string]string
@@ -154,19 +153,18 @@ func TestTaskRoutes(t *testing.T) {
 // TestTaskHistoryBound: at most 200 rows, newest end first.
 func TestTaskHistoryBound(t *testing.T) {
 	ta := newTestApp(t, nil)
-	requireProcesses(t, ta)
 	reviewBundle(t, ta, "Many", "")
 	ctx := context.Background()
 	var last string
 	for i := range 205 {
-		inst, err := ta.procs.StartProcess(ctx, engine.StartProcess{Key: "Many", BusinessKey: fmt.Sprint("bk-", i),
+		inst, err := ta.engine.StartProcess(ctx, engine.StartProcess{Key: "Many", BusinessKey: fmt.Sprint("bk-", i),
 			Variables: engine.Variables{"municipality": engine.String("utrecht")}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		last = onlyTask(t, ta, inst.ID)
 		time.Sleep(time.Millisecond) // end times differ, so newest-first is one order
-		if err := ta.procs.CompleteTask(ctx, last, nil); err != nil {
+		if err := ta.engine.CompleteTask(ctx, last, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -181,20 +179,19 @@ func TestTaskHistoryBound(t *testing.T) {
 // answers from the BPMN of each definition.
 func TestBoardOwnerCacheBound(t *testing.T) {
 	ta := newTestApp(t, nil)
-	requireProcesses(t, ta)
 	ctx := context.Background()
 	c := newBoardOwnerCache(2)
 	for i, owner := range []string{"infra-board", "caseworker", "", "caseworker"} {
 		key := fmt.Sprint("Owned", i)
 		deployProcess(t, ta, key, "", bpmnOptions{BoardOwner: owner}, nil)
-		def, err := ta.procs.LatestProcessDefinition(ctx, key, "")
+		def, err := ta.engine.LatestProcessDefinition(ctx, key, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := c.get(ctx, ta.procs, def.ID, key); got != owner {
+		if got := c.get(ctx, ta.engine, def.ID, key); got != owner {
 			t.Errorf("%s: boardOwner %q, want %q", key, got, owner)
 		}
-		if got := c.get(ctx, ta.procs, def.ID, key); got != owner {
+		if got := c.get(ctx, ta.engine, def.ID, key); got != owner {
 			t.Errorf("%s cached: boardOwner %q, want %q", key, got, owner)
 		}
 		if c.len() > 2 {
@@ -203,13 +200,10 @@ func TestBoardOwnerCacheBound(t *testing.T) {
 	}
 }
 
-// benchProcesses deploys the one-task Review process on a bench server's
-// engine, or skips without a process engine.
+// benchProcesses deploys the one-task process Bench on a bench server's
+// engine.
 func benchProcesses(b *testing.B) (*app, string, string) {
 	a, srv, tok := benchServer(b)
-	if a.procs == nil {
-		b.Skip("the embedded engine does not run processes")
-	}
 	rs := []engine.Resource{{Name: "Bench.bpmn", Data: []byte(testBPMN("Bench", bpmnOptions{}))}}
 	if _, err := a.engine.Deploy(context.Background(), engine.NewDeployment{Name: "Bench", Resources: rs}); err != nil {
 		b.Fatal(err)
@@ -218,7 +212,7 @@ func benchProcesses(b *testing.B) (*app, string, string) {
 }
 
 func benchStart(b *testing.B, a *app, tenant string) {
-	if _, err := a.procs.StartProcess(context.Background(), engine.StartProcess{Key: "Bench",
+	if _, err := a.engine.StartProcess(context.Background(), engine.StartProcess{Key: "Bench",
 		Variables: engine.Variables{"municipality": engine.String(tenant)}}); err != nil {
 		b.Fatal(err)
 	}
@@ -267,7 +261,7 @@ func BenchmarkClaimComplete(b *testing.B) {
 			for range 1000 {
 				benchStart(b, a, "utrecht")
 			}
-			tasks, err := a.procs.Tasks(ctx, engine.TaskQuery{ProcessDefinitionKey: "Bench", Unassigned: true})
+			tasks, err := a.engine.Tasks(ctx, engine.TaskQuery{ProcessDefinitionKey: "Bench", Unassigned: true})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/engine/local"
@@ -71,6 +72,20 @@ func (a *app) mountEngineREST(r *httpapi.Router) {
 		{"POST", "/decision-definition/key/{key}/evaluate", "Evaluate the latest version by key: {variables: {name: {value, type}}} → result rows"},
 		{"POST", "/decision-definition/key/{key}/tenant-id/{tenantId}/evaluate", "Evaluate by key and tenant"},
 		{"POST", "/decision-definition/{id}/evaluate", "Evaluate a decision definition by id"},
+	}
+	if _, ok := a.engine.(engine.Processes); ok {
+		// the process side: Operaton's paths, bodies and parameters (see engine/rest)
+		for _, p := range []string{"GET /process-definition", "GET /process-definition/key/{key}", "GET /process-definition/{id}/xml",
+			"POST /process-definition/key/{key}/start", "GET /process-definition/key/{key}/deployed-start-form",
+			"GET /process-instance", "POST /process-instance", "GET /process-instance/{id}", "DELETE /process-instance/{id}",
+			"GET /process-instance/{id}/variables", "PUT /process-instance/{id}/suspended", "GET /task", "POST /task",
+			"GET /task/{id}", "POST /task/{id}/claim", "POST /task/{id}/complete", "GET /task/{id}/deployed-form",
+			"POST /external-task/fetchAndLock", "POST /external-task/{id}/complete", "GET /history/process-instance",
+			"POST /history/process-instance", "GET /history/task", "GET /history/variable-instance", "GET /history/activity-instance",
+			"GET /history/decision-instance"} {
+			method, path, _ := strings.Cut(p, " ")
+			ops = append(ops, struct{ method, path, summary string }{method, path, "Operaton " + p})
+		}
 	}
 	for _, op := range ops {
 		doc.Add(op.method, engineRESTPath+op.path, openapi.Operation{

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"mime/multipart"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/regelkit/regelkit/engine"
@@ -65,5 +66,11 @@ func TestEngineRESTRunsProcesses(t *testing.T) {
 	c.Get("/engine-rest/history/process-instance/"+pi.ID).ExpectStatus(t, http.StatusOK).Decode(t, &hist)
 	if hist.State != engine.StateCompleted {
 		t.Errorf("history state %q, want COMPLETED", hist.State)
+	}
+	doc := string(c.Get("/v1/openapi.json").ExpectStatus(t, http.StatusOK).Body)
+	for _, p := range []string{`"/engine-rest/task"`, `"/engine-rest/process-definition/key/{key}/start"`, `"/engine-rest/external-task/fetchAndLock"`} {
+		if !strings.Contains(doc, p) {
+			t.Errorf("the OpenAPI document lacks %s", p)
+		}
 	}
 }

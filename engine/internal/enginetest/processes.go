@@ -41,6 +41,7 @@ func Processes(t *testing.T, newEngine func(t *testing.T) engine.ProcessEngine) 
 		{"ExternalTaskRetries", testExternalRetries},
 		{"DeployErrors", testDeployErrors},
 		{"Deployments", testDeployments},
+		{"MunicipalityFilter", testMunicipality},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, newEngine(t)) })
 	}
@@ -1133,5 +1134,38 @@ func testDeployments(t *testing.T, e engine.ProcessEngine) {
 	latest, err := e.LatestProcessDefinition(ctx, "Dep", "")
 	if err != nil || latest.Version != 2 {
 		t.Errorf("latest after deleting version 1 = %+v, %v", latest, err)
+	}
+}
+
+// testMunicipality: the task list's municipality filter follows the
+// instance's variable as it changes, whatever its type.
+func testMunicipality(t *testing.T, e engine.ProcessEngine) {
+	deployXML(t, e, "", "wait.bpmn", bpmnDoc("", proc("Wait", waitProcess+chain("s", "task", "ext", "end"))))
+	pi := start(t, e, engine.StartProcess{Key: "Wait", Variables: engine.Variables{"extraGroup": engine.String("h"), "municipality": engine.Integer(344)}})
+	count := func(m string) int {
+		t.Helper()
+		n, err := e.TaskCount(ctx, engine.TaskQuery{ProcessVariables: municipality(m)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := count("344"); n != 1 {
+		t.Errorf("tasks of municipality 344 (an Integer) = %d, want 1", n)
+	}
+	if err := e.SetProcessInstanceVariables(ctx, pi.ID, engine.VariableModification{Modifications: engine.Variables{"municipality": engine.String("utrecht")}}); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := count("344"), count("utrecht"); a != 0 || b != 1 {
+		t.Errorf("after the change: %d tasks of 344, %d of utrecht; want 0 and 1", a, b)
+	}
+	task := onlyTask(t, e, pi.ID, "task")
+	complete(t, e, task.ID, engine.Variables{"municipality": engine.String("amsterdam")})
+	if n := count("amsterdam"); n != 0 {
+		t.Errorf("a completed task is listed: %d", n)
+	}
+	hts, _ := e.HistoricTasks(ctx, engine.HistoricTaskQuery{Finished: true, ProcessVariables: municipality("amsterdam")})
+	if len(hts) != 1 {
+		t.Errorf("finished tasks of amsterdam (the latest value) = %d, want 1", len(hts))
 	}
 }
