@@ -31,10 +31,10 @@ const (
 
 // processEngine is the process side of the configured engine.
 func (a *app) processEngine() (engine.Processes, error) {
-	if a.procs == nil {
+	if a.engine == nil {
 		return nil, httpapi.NewError(http.StatusBadGateway, codeOperatonError, "The process engine does not run processes")
 	}
-	return a.procs, nil
+	return a.engine, nil
 }
 
 // docsEngineFailure maps an engine error of these routes through the one
