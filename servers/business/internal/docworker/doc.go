@@ -12,7 +12,10 @@
 //     instance's variables) as plain text, files it into the task's
 //     workspaceId (standalone when empty) and completes the task with
 //     <id in camel case>DocumentId and …DocumentNumber, e.g.
-//     ripIntakeReportDocumentId.
+//     ripIntakeReportDocumentId. An engine that does not hand a task's
+//     input parameters over with the fetched variables is served too: the
+//     worker then reads them from the BPMN (a literal, or a plain ${name}
+//     resolved from the variables).
 //
 // A failing call is reported as an external-task failure with one retry
 // less and an exponential back-off; the last failure of a workspace task
