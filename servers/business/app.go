@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/regelkit/regelkit/docmgmt"
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/engine/local"
 	"github.com/regelkit/regelkit/engine/operaton"
@@ -51,6 +52,7 @@ type app struct {
 	mounted      map[string]string // root's endpoint map: only what is served
 	public       *public.Public
 	tracker      *tracker.Tracker
+	docmgmt      docmgmt.Client // h26: /v1/docmgmt and the document worker
 	closers      []func()
 }
 
@@ -84,6 +86,10 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 	doc.DefaultResponse = &openapi.Response{
 		Description: "failure envelope",
 		Content:     openapi.JSON(doc.AddSchema("ErrorEnvelope", openapi.ErrorEnvelope())),
+	}
+	if err := a.newDocs(ctx); err != nil { // h26: document management and its worker
+		a.Close()
+		return nil, err
 	}
 	if err := a.newPublic(ctx); err != nil {
 		a.Close()
@@ -203,6 +209,7 @@ func (a *app) routes() {
 	a.brpRoutes(r)
 	a.adminRoutes(r)
 	a.publicRoutes(r)
+	a.docsRoutes(r) // h26: hr, rip, docmgmt, bundle deployment
 	if a.embedded && a.cfg.EngineREST {
 		a.mountEngineREST(r)
 	}

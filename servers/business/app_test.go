@@ -102,7 +102,7 @@ func TestRoot(t *testing.T) {
 	}
 	want := map[string]string{"health": "/v1/health", "decision": "/v1/decision", "brp": "/v1/brp", "m2m": "/v1/m2m", "admin": "/v1/admin", "mcp": "/v1/mcp",
 		"process": "/v1/process", "task": "/v1/task",
-		"public": "/v1/public"}
+		"public": "/v1/public", "hr": "/v1/hr", "rip": "/v1/rip", "docmgmt": "/v1/docmgmt"}
 	if len(got.Endpoints) != len(want) {
 		t.Errorf("endpoints %v: only mounted groups, exactly %v", got.Endpoints, want)
 	}

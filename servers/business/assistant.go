@@ -51,6 +51,15 @@ func (c *config) mcpExternal() ([]mcptools.External, error) {
 		out = append(out, mcptools.External{ID: mcptools.ProviderCPRMV, DisplayName: "Rule-serving API",
 			Description: "Norms and rules of Dutch and European law by reference", URL: c.CPRMVURL, Allowed: mcptools.CPRMVTools})
 	}
+	if c.TriplyDBMCPEnabled {
+		out = append(out, mcptools.External{ID: mcptools.ProviderTriplyDB, DisplayName: "Knowledge graph (hosted)",
+			Description: "Decision models, rules, services, organisations and concepts of the hosted knowledge graph",
+			URL:         c.TriplyDBEndpoint, Allowed: mcptools.TriplyDBTools, BearerToken: c.TriplyDBToken})
+	}
+	if c.LDEMCPEnabled {
+		out = append(out, mcptools.External{ID: mcptools.ProviderLDE, DisplayName: "Linked data explorer assets",
+			Description: "Bundles, forms and documents of the explorer", URL: c.LDEMCPURL, Allowed: mcptools.LDETools})
+	}
 	seen := map[string]bool{mcptools.ProviderOperaton: true, mcptools.ProviderTriplyDB: true, mcptools.ProviderLDE: true, mcptools.ProviderCPRMV: true}
 	for _, entry := range c.MCPExternal {
 		id, target, ok := strings.Cut(entry, "=")
@@ -81,6 +90,9 @@ func (a *app) assistantRoutes(ctx context.Context, r *httpapi.Router) error {
 		return fmt.Errorf("knowledge graph: %w", err)
 	}
 	tools := mcptools.Options{Engine: a.engine, Graph: kg, EngineTimeout: a.cfg.EngineTimeout, Version: version}
+	if pe, err := a.processEngine(); err == nil {
+		tools.Processes = pe
+	}
 	external, err := a.cfg.mcpExternal()
 	if err != nil {
 		return err
@@ -152,7 +164,8 @@ func (a *app) assistantRoutes(ctx context.Context, r *httpapi.Router) error {
 	r.HandleRaw(mcpServerPath, guarded, map[string]openapi.Operation{"POST": {
 		Summary: "regelkit's read-only tools as an MCP server (Streamable HTTP, stateless)",
 		Description: "JWT with role caseworker or admin. Model Context Protocol JSON-RPC: initialize, tools/list, tools/call. " +
-			"Tools: decision_list, decision_getByKey, decision_evaluate (municipality = the caller's), deployment_*, sparql_query, " +
+			"Tools: decision_list, decision_getByKey, decision_evaluate (municipality = the caller's), deployment_*, " +
+			"processDefinition_*, processInstance_* and task_* (instances and tasks whose municipality is the caller's), sparql_query, " +
 			"the knowledge-graph lists and rules_rules__rule_id_path__get (norms); definitions are those of the caller's municipality and untenanted ones.",
 		Tags:      tags,
 		Responses: map[string]openapi.Response{"200": {Description: "JSON-RPC response"}, "401": {Description: "UNAUTHORIZED"}, "403": {Description: "FORBIDDEN"}},

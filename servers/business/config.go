@@ -69,12 +69,21 @@ type config struct {
 
 	DocmgmtStub            bool
 	DocmgmtBaseURL         string
+	DocmgmtLibrary         string
 	DocmgmtUserID          string
 	DocmgmtPassword        string
 	DocmgmtServiceFallback bool
 	EntraTenantID          string
 	EntraClientID          string
 	EntraClientSecret      string
+
+	// Document workflow and bundle deployment (h26).
+	DocWorker          bool     // run the external-task worker of the document topics
+	DeployEngineURLs   []string // engine URLs a bundle deployment may name
+	TriplyDBMCPEnabled bool
+	TriplyDBEndpoint   string
+	LDEMCPEnabled      bool
+	LDEMCPURL          string
 
 	MCPEnabled      bool
 	AnthropicAPIKey string
@@ -241,6 +250,7 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 
 	c.DocmgmtStub = env.String("DOCMGMT_STUB_MODE", "true", "document management in stub mode unless exactly false (alias EDOCS_STUB_MODE)") != "false"
 	c.DocmgmtBaseURL = env.URL("DOCMGMT_BASE_URL", "", "eDOCS DM REST base; required when not in stub mode (alias EDOCS_BASE_URL)")
+	c.DocmgmtLibrary = env.String("DOCMGMT_LIBRARY", "", "eDOCS library, sent as ?library= on every call; required when not in stub mode")
 	c.DocmgmtUserID = env.String("DOCMGMT_USER_ID", "", "eDOCS service account; required when not in stub mode (alias EDOCS_USER_ID)")
 	c.DocmgmtPassword = env.Secret("DOCMGMT_PASSWORD", "", "eDOCS service-account password; required when not in stub mode (alias EDOCS_PASSWORD)")
 	c.DocmgmtServiceFallback = env.Bool("DOCMGMT_ALLOW_SERVICE_FALLBACK", false,
@@ -248,6 +258,17 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	c.EntraTenantID = env.String("ENTRA_TENANT_ID", "", "identity tenant of live document management")
 	c.EntraClientID = env.String("ENTRA_CLIENT_ID", "", "client id of live document management")
 	c.EntraClientSecret = env.Secret("ENTRA_CLIENT_SECRET", "", "client secret of live document management")
+
+	c.DocWorker = env.Bool("DOCMGMT_WORKER_ENABLED", true,
+		"run the external-task worker of the document topics (rip-edocs-workspace, rip-edocs-document) against the embedded engine; it never runs against a remote engine")
+	c.DeployEngineURLs = env.List("DEPLOY_ALLOWED_ENGINE_URLS", nil,
+		"engine REST roots (exact, http or https) a bundle deployment may name as operatonUrl; empty: only the configured engine")
+	c.TriplyDBMCPEnabled = env.Bool("TRIPLYDB_MCP_ENABLED", false,
+		"offer the hosted knowledge-graph MCP server at TRIPLYDB_ENDPOINT to the assistant (bearer TRIPLYDB_TOKEN) instead of the in-process knowledge-graph tools")
+	c.TriplyDBEndpoint = env.URL("TRIPLYDB_ENDPOINT", "", "Streamable HTTP endpoint of the knowledge-graph MCP server; required when TRIPLYDB_MCP_ENABLED=true")
+	c.LDEMCPEnabled = env.Bool("LDE_MCP_ENABLED", false,
+		"offer the explorer's asset tools (bundles, forms, documents) to the assistant from the MCP server at LDE_MCP_URL; off: the provider is not listed")
+	c.LDEMCPURL = env.URL("LDE_MCP_URL", "", "Streamable HTTP endpoint of the explorer's asset MCP server; required when LDE_MCP_ENABLED=true")
 
 	c.MCPEnabled = env.Bool("MCP_ENABLED", false, "enable the AI assistant; then ANTHROPIC_API_KEY is required")
 	c.AnthropicAPIKey = env.Secret("ANTHROPIC_API_KEY", "", "language-model API key of the assistant; required only when MCP_ENABLED=true")
@@ -309,12 +330,23 @@ func (c *config) validate() (warnings []string, err error) {
 	}
 	if !c.DocmgmtStub {
 		for _, s := range []struct{ name, value string }{
-			{"DOCMGMT_BASE_URL", c.DocmgmtBaseURL}, {"DOCMGMT_USER_ID", c.DocmgmtUserID}, {"DOCMGMT_PASSWORD", c.DocmgmtPassword},
+			{"DOCMGMT_BASE_URL", c.DocmgmtBaseURL}, {"DOCMGMT_LIBRARY", c.DocmgmtLibrary}, {"DOCMGMT_USER_ID", c.DocmgmtUserID}, {"DOCMGMT_PASSWORD", c.DocmgmtPassword},
 			{"ENTRA_TENANT_ID", c.EntraTenantID}, {"ENTRA_CLIENT_ID", c.EntraClientID}, {"ENTRA_CLIENT_SECRET", c.EntraClientSecret},
 		} {
 			if s.value == "" {
 				add("%s is required when DOCMGMT_STUB_MODE=false", s.name)
 			}
+		}
+	}
+	if c.TriplyDBMCPEnabled && c.TriplyDBEndpoint == "" {
+		add("TRIPLYDB_ENDPOINT is required when TRIPLYDB_MCP_ENABLED=true")
+	}
+	if c.LDEMCPEnabled && c.LDEMCPURL == "" {
+		add("LDE_MCP_URL is required when LDE_MCP_ENABLED=true")
+	}
+	for _, u := range c.DeployEngineURLs {
+		if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || p.User != nil {
+			add("DEPLOY_ALLOWED_ENGINE_URLS entry %q must be an absolute http(s) URL without credentials", u)
 		}
 	}
 	if c.EngineURL != "" && !strings.HasSuffix(strings.TrimRight(c.EngineURL, "/"), "/engine-rest") {

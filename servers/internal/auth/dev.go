@@ -102,6 +102,7 @@ type TokenClaims struct {
 	OrganisationType string
 	LoA              string
 	BSN              string
+	EmployeeID       string // employeeId
 	Roles            []string
 	Client           string // azp
 	IssuedAt         time.Time
@@ -139,6 +140,7 @@ func (d *DevIdentity) Token(c TokenClaims) (string, error) {
 	set("organisation_type", c.OrganisationType)
 	set("loa", c.LoA)
 	set("bsn", c.BSN)
+	set("employeeId", c.EmployeeID)
 	t := jwt.NewWithClaims(jwt.SigningMethodRS256, m)
 	t.Header["kid"] = d.kid
 	return t.SignedString(d.key)

@@ -33,6 +33,21 @@ type External struct {
 	// HTTPClient carries URL requests; default a client without timeout
 	// (each call has its own deadline).
 	HTTPClient *http.Client
+	// BearerToken, when set, is sent as Authorization: Bearer on every
+	// URL request (the hosted knowledge graph's API token).
+	BearerToken string
+}
+
+// bearer adds a fixed bearer token to every request.
+type bearer struct {
+	token string
+	base  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.base.RoundTrip(r)
 }
 
 // Allowed tools of the hosted rule-serving API.
@@ -128,6 +143,15 @@ func connectExternal(ctx context.Context, e External) (*mcp.ClientSession, []ass
 		hc := e.HTTPClient
 		if hc == nil {
 			hc = &http.Client{}
+		}
+		if e.BearerToken != "" {
+			base := hc.Transport
+			if base == nil {
+				base = http.DefaultTransport
+			}
+			c := *hc
+			c.Transport = bearer{token: e.BearerToken, base: base}
+			hc = &c
 		}
 		t = &mcp.StreamableClientTransport{Endpoint: e.URL, HTTPClient: hc, DisableStandaloneSSE: true, MaxRetries: 1}
 	case len(e.Command) > 0:

@@ -20,6 +20,9 @@ import (
 // makes its tools answer "not configured".
 type Options struct {
 	Engine engine.Engine
+	// Processes is the engine's process side (nil: the process, task and
+	// incident tools answer "not configured").
+	Processes engine.Processes
 	// Graph is the knowledge graph; bound it (memstore Limits) before
 	// handing it over: sparql_query runs what the model writes.
 	Graph sparql.Endpoint
@@ -212,9 +215,8 @@ func toDefinition(d engine.DecisionDefinition) definition {
 }
 
 // addOperaton registers the engine provider's tools (plus
-// decision_evaluate): the decision and deployment tools over o.Engine; the
-// process, task and incident tools answer "not configured" because
-// regelkit's engine has no process side yet.
+// decision_evaluate): the decision and deployment tools over o.Engine, the
+// process and task tools over o.Processes (processes.go).
 func addOperaton(s *mcp.Server, o Options, caller who) {
 	timeout := o.EngineTimeout
 	if timeout <= 0 {
@@ -391,16 +393,7 @@ func addOperaton(s *mcp.Server, o Options, caller who) {
 			}
 			return jsonResult(toDeployment(ds[0]))
 		}))
-	for _, name := range []string{
-		"processDefinition_list", "processDefinition_count", "processDefinition_getByKey",
-		"processInstance_list", "processInstance_count", "processInstance_get",
-		"task_list", "task_count", "task_getById", "incident_list", "incident_count",
-	} {
-		add(s, caller, name, "Process-engine tool; not available while this server's engine serves decisions only.",
-			json.RawMessage(`{"type":"object"}`), func(context.Context, map[string]any) (*mcp.CallToolResult, error) {
-				return notConfigured(name, "the process side of the engine is not available"), nil
-			})
-	}
+	addProcessTools(s, o, caller, timeout)
 }
 
 // engineMessage is the model-facing text of an engine failure.
