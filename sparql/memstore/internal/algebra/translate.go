@@ -1,11 +1,13 @@
 package algebra
 
-// The translation of parsed syntax to algebra (SPARQL 1.1 §18.2): group
-// graph patterns (§18.2.2), triples blocks and paths (§18.2.2.4), and a
-// query's projection and solution modifiers (§18.2.4–18.2.5). The
-// grammar is in parse.go and syntax.go; it reports every error of the
+// The translation of the syntax tree (syntax.go) to algebra (SPARQL 1.1
+// §18.2): queries and sub-selects, group graph patterns (§18.2.2),
+// triples blocks and paths (§18.2.2.4), EXISTS in expressions, and a
+// query's aggregates, projection and solution modifiers (§18.2.4–18.2.5).
+// The grammar is in parse.go and syntax.go; it reports every error of the
 // text with its position, the translation only those of scope (a BIND or
-// AS variable already in scope, ungrouped variables).
+// AS variable already in scope, ungrouped variables) and of the algebra's
+// depth, at the element or clause they concern.
 
 import (
 	"fmt"
@@ -14,6 +16,140 @@ import (
 	"github.com/regelkit/regelkit/sparql/graph"
 )
 
+// translateQuery translates a query or sub-select.
+func (p *parser) translateQuery(qs *querySyntax) *Query {
+	if p.at.pos.Line == 0 {
+		p.at = p.tok()
+	}
+	q := &Query{Form: qs.form, From: qs.from, FromNamed: qs.fromNamed, Base: qs.base, Describe: qs.describe}
+	var where Node
+	switch {
+	case qs.where != nil:
+		where = p.translateGroup(qs.where)
+	case qs.form == Construct:
+		// CONSTRUCT WHERE: the template is the pattern (§16.2.4)
+		where = p.bgp(&BGP{Patterns: qs.template})
+	default:
+		where = &BGP{}
+	}
+	if qs.form == Construct {
+		q.Template = append([]TriplePattern(nil), qs.template...)
+	}
+	q.Pattern = p.translateModifiers(where, q, qs.sel, qs.mods)
+	if qs.form == Describe && q.Describe == nil {
+		q.Describe = varsAsTerms(q.Vars)
+	}
+	return q
+}
+
+func varsAsTerms(vars []string) []Term {
+	out := []Term{}
+	for _, v := range vars {
+		out = append(out, Term{Var: v})
+	}
+	return out
+}
+
+// aggregates replaces each aggregate of the select expressions, HAVING
+// and ORDER BY, in that order, by a variable of its own, and returns the
+// bindings (§18.2.4.1).
+func (p *parser) aggregates(sel selectClause, m *solutionModifier) []AggBinding {
+	var aggs []AggBinding
+	bind := func(e *Expr) {
+		p.replaceAggregates(e, &aggs)
+	}
+	for i := range sel.items {
+		if sel.items[i].expr != nil {
+			bind(&sel.items[i].expr)
+		}
+	}
+	for i := range m.having {
+		bind(&m.having[i])
+	}
+	for i := range m.order {
+		bind(&m.order[i].Expr)
+	}
+	return aggs
+}
+
+// replaceAggregates replaces the aggregates in *e. The grammar admits
+// them only at the top of the expressions aggregates visits, under
+// operators and function calls, never inside another aggregate or EXISTS.
+func (p *parser) replaceAggregates(e *Expr, aggs *[]AggBinding) {
+	switch x := (*e).(type) {
+	case *Aggregate:
+		v := fmt.Sprintf("_:agg%d", len(*aggs))
+		*aggs = append(*aggs, AggBinding{Var: v, Agg: x})
+		*e = &ExprVar{Name: v}
+	case *Call:
+		for i := range x.Args {
+			p.replaceAggregates(&x.Args[i], aggs)
+		}
+	}
+}
+
+// translateExpr replaces each EXISTS of e by an *Exists over its pattern's
+// algebra and returns e, with the depths of the operators above them
+// brought up to date.
+func (p *parser) translateExpr(e Expr) Expr {
+	e, _ = p.translateExists(e)
+	return e
+}
+
+// translateExists is translateExpr, also reporting whether e's depth may
+// have changed.
+func (p *parser) translateExists(e Expr) (Expr, bool) {
+	switch x := e.(type) {
+	case *existsSyntax:
+		at := p.at
+		p.at = x.tok
+		g := p.translateGroup(x.g)
+		ex := wrap(p, &Exists{Not: x.not, P: g}, g)
+		p.at = at
+		return ex, true
+	case *Call:
+		changed := false
+		for i, a := range x.Args {
+			t, ch := p.translateExists(a)
+			x.Args[i] = t
+			changed = changed || ch
+		}
+		if changed {
+			parts := make([]any, len(x.Args))
+			for i, a := range x.Args {
+				parts[i] = a
+			}
+			p.deep(x, parts...)
+		}
+		return x, changed
+	case *Aggregate:
+		if x.Arg == nil {
+			return x, false
+		}
+		t, ch := p.translateExists(x.Arg)
+		x.Arg = t
+		if ch {
+			p.deep(x, x.Arg)
+		}
+		return x, ch
+	}
+	return e, false
+}
+
+// wrap records the depth of x, built on parts, and returns it.
+func wrap[T any](p *parser, x T, parts ...any) T {
+	p.deep(x, parts...)
+	return x
+}
+
+func (p *parser) join(l, r Node) Node { return wrap(p, &Join{L: l, R: r}, l, r) }
+
+func (p *parser) filter(e Expr, n Node) Node { return wrap(p, &Filter{Expr: e, P: n}, e, n) }
+
+func (p *parser) extend(n Node, v string, e Expr) Node {
+	return wrap(p, &Extend{P: n, Var: v, Expr: e}, n, e)
+}
+
 // translateModifiers translates a query's projection and solution
 // modifiers over its WHERE pattern (SPARQL 1.1 §18.2.4–18.2.5): grouping
 // and aggregates, HAVING, the trailing VALUES, the select expressions,
@@ -21,10 +157,26 @@ import (
 // q.Vars, the projected variables.
 func (p *parser) translateModifiers(where Node, q *Query, sel selectClause, m *solutionModifier) Node {
 	node := where
+	p.at = m.end
+	for i := range m.keys {
+		m.keys[i].Expr = p.translateExpr(m.keys[i].Expr)
+	}
+	for i := range sel.items {
+		if sel.items[i].expr != nil {
+			sel.items[i].expr = p.translateExpr(sel.items[i].expr)
+		}
+	}
+	for i := range m.having {
+		m.having[i] = p.translateExpr(m.having[i])
+	}
+	for i := range m.order {
+		m.order[i].Expr = p.translateExpr(m.order[i].Expr)
+	}
+	aggs := p.aggregates(sel, m)
 	// §18.2.4.1 grouping and aggregation
-	grouped := m.grouped || len(m.aggs) > 0
+	grouped := m.grouped || len(aggs) > 0
 	if grouped {
-		node = p.group(node, m)
+		node = p.group(node, m.keys, aggs)
 		if sel.star && q.Form == Select {
 			panic(p.errf(m.end, "SELECT * is not allowed with GROUP BY or aggregates"))
 		}
@@ -36,7 +188,7 @@ func (p *parser) translateModifiers(where Node, q *Query, sel selectClause, m *s
 			groupVars[k.Var] = true
 		}
 	}
-	for _, a := range m.aggs {
+	for _, a := range aggs {
 		groupVars[a.Var] = true
 	}
 	if len(m.having) > 0 {
@@ -80,13 +232,13 @@ func (p *parser) translateModifiers(where Node, q *Query, sel selectClause, m *s
 }
 
 // group is Group(keys, aggregates, node) (§18.2.4.1).
-func (p *parser) group(node Node, m *solutionModifier) Node {
-	g := &Group{P: node, Keys: m.keys, Aggs: m.aggs}
+func (p *parser) group(node Node, keys []GroupKey, aggs []AggBinding) Node {
+	g := &Group{P: node, Keys: keys, Aggs: aggs}
 	parts := []any{node}
-	for _, k := range m.keys {
+	for _, k := range keys {
 		parts = append(parts, k.Expr)
 	}
-	for _, a := range m.aggs {
+	for _, a := range aggs {
 		parts = append(parts, a.Agg)
 	}
 	p.deep(g, parts...)
@@ -153,7 +305,11 @@ func (p *parser) conj(es []Expr) Expr {
 
 // translateGroup implements the translation of a group graph pattern
 // (SPARQL 1.1 §18.2.2.6).
-func (p *parser) translateGroup(elems []groupElem) Node {
+func (p *parser) translateGroup(gp *groupPattern) Node {
+	if gp.sub != nil {
+		q := p.translateQuery(gp.sub)
+		return wrap(p, &SubQuery{Q: q}, q.Pattern)
+	}
 	var g Node = &BGP{}
 	var filters []Expr
 	// the in-scope variables of g, brought up to date at each BIND from
@@ -178,20 +334,27 @@ func (p *parser) translateGroup(elems []groupElem) Node {
 		}
 		g = p.join(g, a)
 	}
-	for _, e := range elems {
+	for _, e := range gp.elems {
+		p.at = e.tok
 		switch e.kind {
 		case elemFilter:
-			filters = append(filters, e.expr)
+			filters = append(filters, p.translateExpr(e.expr))
 		case elemOptional:
-			pending = append(pending, e.node)
-			if f, ok := e.node.(*Filter); ok {
+			r := p.translateGroup(e.group)
+			p.at = e.tok
+			pending = append(pending, r)
+			if f, ok := r.(*Filter); ok {
 				g = wrap(p, &LeftJoin{L: g, R: f.P, Expr: f.Expr}, g, f.P, f.Expr)
 			} else {
-				g = wrap(p, &LeftJoin{L: g, R: e.node}, g, e.node)
+				g = wrap(p, &LeftJoin{L: g, R: r}, g, r)
 			}
 		case elemMinus:
-			g = wrap(p, &Minus{L: g, R: e.node}, g, e.node)
+			r := p.translateGroup(e.group)
+			p.at = e.tok
+			g = wrap(p, &Minus{L: g, R: r}, g, r)
 		case elemBind:
+			x := p.translateExpr(e.expr)
+			p.at = e.tok
 			for _, n := range pending {
 				for _, v := range p.an.InScope(n) {
 					scope[v] = true
@@ -202,11 +365,27 @@ func (p *parser) translateGroup(elems []groupElem) Node {
 				panic(p.errf(e.tok, "BIND variable ?%s is already in scope", e.bindV))
 			}
 			scope[e.bindV] = true
-			g = p.extend(g, e.bindV, e.expr)
+			g = p.extend(g, e.bindV, x)
 		case elemTriples:
 			join(p.translateTriples(e.triple))
-		default:
-			join(e.node)
+		case elemValues:
+			join(e.values)
+		case elemGraph:
+			r := p.translateGroup(e.group)
+			p.at = e.tok
+			join(wrap(p, &Graph{Name: e.name, P: r}, r))
+		case elemService:
+			r := p.translateGroup(e.group)
+			p.at = e.tok
+			join(wrap(p, &Service{Name: e.name, P: r, Silent: e.silent}, r))
+		case elemUnion:
+			n := p.translateGroup(e.union[0])
+			for _, u := range e.union[1:] {
+				r := p.translateGroup(u)
+				p.at = u.open
+				n = wrap(p, &Union{L: n, R: r}, n, r)
+			}
+			join(n)
 		}
 	}
 	if len(filters) > 0 {
@@ -216,7 +395,7 @@ func (p *parser) translateGroup(elems []groupElem) Node {
 }
 
 func (p *parser) freshVar() Term {
-	p.newVar(p.tok())
+	p.newVar(p.at)
 	p.freshVars++
 	return Term{Var: fmt.Sprintf("_:_p%d", p.freshVars)}
 }
