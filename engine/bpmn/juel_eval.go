@@ -511,27 +511,14 @@ func callDecisionResult(x DecisionResult, name string, args []any) (any, bool, e
 			}
 		}
 		return out, true, nil
-	case "get":
-		if err := argCount(name, args, 1); err != nil {
-			return nil, true, err
-		}
-		i, err := toLong(args[0])
-		if err != nil {
-			return nil, true, err
-		}
-		if i < 0 || i >= int64(len(x)) {
-			return nil, true, evalErr("index %d out of bounds for a result of %d rows", i, len(x))
-		}
-		return x[i], true, nil
-	case "size":
-		return int64(len(x)), true, argCount(name, args, 0)
-	case "isEmpty":
-		return len(x) == 0, true, argCount(name, args, 0)
 	}
-	return nil, false, nil
+	return callSequence(name, args, len(x), "a result of %d rows", func(i int64) any { return x[i] })
 }
 
-func callList(x []any, name string, args []any) (any, bool, error) {
+// callSequence implements get, size and isEmpty of a sequence of n
+// elements; at returns element i, of in describes the sequence in the
+// out-of-bounds error.
+func callSequence(name string, args []any, n int, of string, at func(i int64) any) (any, bool, error) {
 	switch name {
 	case "get":
 		if err := argCount(name, args, 1); err != nil {
@@ -541,16 +528,20 @@ func callList(x []any, name string, args []any) (any, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		if i < 0 || i >= int64(len(x)) {
-			return nil, true, evalErr("index %d out of bounds for a list of %d", i, len(x))
+		if i < 0 || i >= int64(n) {
+			return nil, true, evalErr("index %d out of bounds for "+of, i, n)
 		}
-		return normalize(x[i]), true, nil
+		return at(i), true, nil
 	case "size":
-		return int64(len(x)), true, argCount(name, args, 0)
+		return int64(n), true, argCount(name, args, 0)
 	case "isEmpty":
-		return len(x) == 0, true, argCount(name, args, 0)
+		return n == 0, true, argCount(name, args, 0)
 	}
 	return nil, false, nil
+}
+
+func callList(x []any, name string, args []any) (any, bool, error) {
+	return callSequence(name, args, len(x), "a list of %d", func(i int64) any { return normalize(x[i]) })
 }
 
 func callMap(x map[string]any, name string, args []any) (any, bool, error) {
