@@ -642,11 +642,13 @@ func (p *parser) groupElement() (e groupElem, ok bool) {
 	case p.acceptKw("VALUES"):
 		e.kind, e.values = elemValues, p.dataBlock()
 	case p.acceptKw("GRAPH"):
-		e.kind, e.name = elemGraph, p.varOrIRI()
+		name := p.varOrIRI()
+		e.kind, e.name = elemGraph, &name
 		e.group = p.groupGraphPattern()
 	case p.acceptKw("SERVICE"):
 		e.kind, e.silent = elemService, p.acceptKw("SILENT")
-		e.name = p.varOrIRI()
+		name := p.varOrIRI()
+		e.name = &name
 		e.group = p.groupGraphPattern()
 	case p.isP("{"):
 		e.kind, e.union = elemUnion, []*groupPattern{p.groupGraphPattern()}

@@ -41,7 +41,7 @@ type groupElem struct {
 	bindV  string          // elemBind
 	group  *groupPattern   // elemOptional, elemMinus, elemGraph, elemService
 	union  []*groupPattern // elemUnion: a group and the groups UNIONed to it
-	name   Term            // elemGraph, elemService
+	name   *Term           // elemGraph, elemService
 	silent bool            // elemService
 	values *Values         // elemValues
 }

@@ -373,11 +373,11 @@ func (p *parser) translateGroup(gp *groupPattern) Node {
 		case elemGraph:
 			r := p.translateGroup(e.group)
 			p.at = e.tok
-			join(wrap(p, &Graph{Name: e.name, P: r}, r))
+			join(wrap(p, &Graph{Name: *e.name, P: r}, r))
 		case elemService:
 			r := p.translateGroup(e.group)
 			p.at = e.tok
-			join(wrap(p, &Service{Name: e.name, P: r, Silent: e.silent}, r))
+			join(wrap(p, &Service{Name: *e.name, P: r, Silent: e.silent}, r))
 		case elemUnion:
 			n := p.translateGroup(e.union[0])
 			for _, u := range e.union[1:] {
