@@ -36,31 +36,22 @@ type parser struct {
 	base     string
 	prefixes map[string]string
 
-	// nest is the current nesting of the text; depths the depth of every
-	// composite node, expression and path built so far (leaves are 1).
-	nest     int
-	maxDepth int
-	depths   map[any]int
-	// distinct variables (and blank node labels, and the variables the
-	// translation adds), bounded: every solution is as wide as they are
-	vars    map[string]bool
-	nvars   int
-	maxVars int
-	an      *Analysis
+	// nest is the current nesting of the text; the budget, shared with
+	// the translation, bounds the depth of what they build and the
+	// distinct variables
+	nest int
+	*budget
+	vars map[string]bool // the distinct variables and blank node labels
 
 	// blank node label scoping
 	groupID   int
 	curGroup  int
 	bnodeUse  map[string]int
 	anonCount int
-	freshVars int
 
 	// aggOK says whether the grammar allows an aggregate where the parser
 	// is: in a select expression, HAVING or ORDER BY, not nested
 	aggOK bool
-	// at is the token translation errors are reported at: the element
-	// or clause being translated
-	at token
 	// the WHERE clauses of the update's DELETE/INSERT operations, as
 	// parsed, translated once the request is
 	modifyWheres []modifyWhere
@@ -118,18 +109,87 @@ func newParser(src string, opts Options) (*parser, error) {
 	// one-character tokens would otherwise cost 64 bytes per character.
 	lx := &lexer{src: src, line: 1, col: 1}
 	p := &parser{lx: lx, base: opts.Base, terms: termsPattern, prefixes: map[string]string{}, bnodeUse: map[string]int{}, dataBnodes: map[string]int{},
-		maxDepth: opts.MaxDepth, depths: map[any]int{}, vars: map[string]bool{}, an: NewAnalysis()}
-	switch {
-	case p.maxDepth == 0:
-		p.maxDepth = DefaultMaxDepth
-	case p.maxDepth < 0:
-		p.maxDepth = math.MaxInt
-	}
-	p.maxVars = math.MaxInt
-	if p.maxDepth <= math.MaxInt/VarsPerDepth {
-		p.maxVars = VarsPerDepth * p.maxDepth
-	}
+		budget: newBudget(opts.MaxDepth), vars: map[string]bool{}}
 	return p, nil
+}
+
+// budget bounds what parsing and translation build: the depth of every
+// composite node, expression and path (leaves are 1), and the distinct
+// variables (with blank node labels and the variables the translation
+// adds): every solution is as wide as they are.
+type budget struct {
+	maxDepth int
+	depths   map[any]int
+	nvars    int
+	maxVars  int
+}
+
+func newBudget(maxDepth int) *budget {
+	b := &budget{maxDepth: maxDepth, depths: map[any]int{}}
+	switch {
+	case b.maxDepth == 0:
+		b.maxDepth = DefaultMaxDepth
+	case b.maxDepth < 0:
+		b.maxDepth = math.MaxInt
+	}
+	b.maxVars = math.MaxInt
+	if b.maxDepth <= math.MaxInt/VarsPerDepth {
+		b.maxVars = VarsPerDepth * b.maxDepth
+	}
+	return b
+}
+
+func (b *budget) depthOf(x any) int {
+	if d, ok := b.depths[x]; ok {
+		return d
+	}
+	return 1
+}
+
+// deepen records the depth of x, one more than its deepest part, and
+// reports false when that passes the bound. Chains built by iteration
+// (a || b || c ..., UNION after UNION, a group's OPTIONALs and BINDs,
+// p1/p2/p3) deepen the algebra without nesting the text, and evaluation
+// recurses along them, so they count against the same bound.
+func (b *budget) deepen(x any, parts ...any) bool {
+	d := 0
+	for _, k := range parts {
+		if k != nil {
+			d = max(d, b.depthOf(k))
+		}
+	}
+	return b.setDepth(x, d+1)
+}
+
+func (b *budget) setDepth(x any, d int) bool {
+	if d > b.maxDepth {
+		return false
+	}
+	b.depths[x] = d
+	return true
+}
+
+// depthError is the error of a depth past the bound, at t.
+func (b *budget) depthError(t token) *Error {
+	return errAt(t, "nesting deeper than %d (long chains of operators, UNIONs, OPTIONALs, BINDs, path steps or triple patterns count as nesting)", b.maxDepth)
+}
+
+// addVar counts one more distinct variable, failing at t past the bound.
+func (b *budget) addVar(t token) {
+	b.nvars++
+	if b.nvars > b.maxVars {
+		panic(errAt(t, "more than %d distinct variables", b.maxVars))
+	}
+}
+
+// deeper is what records the depth of the nodes it builds: the parser
+// and the translator.
+type deeper interface{ deep(x any, parts ...any) }
+
+// wrap records the depth of x, built on parts, and returns it.
+func wrap[T any](d deeper, x T, parts ...any) T {
+	d.deep(x, parts...)
+	return x
 }
 
 // VarsPerDepth sets the bound on the distinct variables of one query or
@@ -139,12 +199,7 @@ func newParser(src string, opts Options) (*parser, error) {
 const VarsPerDepth = 10
 
 // newVar counts one more distinct variable, failing at t past the bound.
-func (p *parser) newVar(t token) {
-	p.nvars++
-	if p.nvars > p.maxVars {
-		panic(p.errf(t, "more than %d distinct variables", p.maxVars))
-	}
-}
+func (p *parser) newVar(t token) { p.addVar(t) }
 
 // enter counts one level of nesting of the text; the caller defers leave.
 func (p *parser) enter() {
@@ -156,53 +211,22 @@ func (p *parser) enter() {
 
 func (p *parser) leave() { p.nest-- }
 
-func (p *parser) depthOf(x any) int {
-	if d, ok := p.depths[x]; ok {
-		return d
-	}
-	return 1
-}
-
-// deep records the depth of x, one more than its deepest part. Chains
-// built by iteration (a || b || c ..., UNION after UNION, a group's
-// OPTIONALs and BINDs, p1/p2/p3) deepen the algebra without nesting the
-// text, and evaluation recurses along them, so they count against the
-// same bound.
+// deep records the depth of x, built on parts, failing at the current
+// token past the bound.
 func (p *parser) deep(x any, parts ...any) {
-	d := 0
-	for _, k := range parts {
-		if k != nil {
-			d = max(d, p.depthOf(k))
-		}
+	if !p.deepen(x, parts...) {
+		panic(p.depthError(p.tok()))
 	}
-	p.setDepth(x, d+1)
 }
 
-func (p *parser) setDepth(x any, d int) {
-	if d > p.maxDepth {
-		at := p.tok()
-		if p.at.pos.Line > 0 {
-			at = p.at // translating
-		}
-		panic(p.errf(at, "nesting deeper than %d (long chains of operators, UNIONs, OPTIONALs, BINDs, path steps or triple patterns count as nesting)", p.maxDepth))
-	}
-	p.depths[x] = d
-}
-
-// bgp records the depth of a basic graph pattern: evaluation recurses
-// once per triple pattern.
-func (p *parser) bgp(b *BGP) *BGP {
-	p.setDepth(b, 1+len(b.Patterns))
-	return b
-}
-
-func (p *parser) call(op string, args ...Expr) *Call {
+// call builds an operator or function call, recording its depth.
+func call(d deeper, op string, args ...Expr) *Call {
 	c := &Call{Op: op, Args: args}
 	parts := make([]any, len(args))
 	for i, a := range args {
 		parts[i] = a
 	}
-	p.deep(c, parts...)
+	d.deep(c, parts...)
 	return c
 }
 
@@ -272,7 +296,9 @@ func (p *parser) adv() token {
 	return t
 }
 
-func (p *parser) errf(t token, format string, args ...any) *Error {
+func (p *parser) errf(t token, format string, args ...any) *Error { return errAt(t, format, args...) }
+
+func errAt(t token, format string, args ...any) *Error {
 	return &Error{Pos: t.pos, Msg: fmt.Sprintf(format, args...)}
 }
 
@@ -342,7 +368,7 @@ func ParseQuery(src string, opts Options) (q *Query, err error) {
 	if p.tok().kind != tEOF {
 		return nil, p.errf(p.tok(), "unexpected %s after the query", p.tok())
 	}
-	return p.translateQuery(qs), nil
+	return newTranslator(p).translateQuery(qs), nil
 }
 
 // ParseUpdate parses a SPARQL 1.1 update request.
@@ -367,8 +393,9 @@ func ParseUpdate(src string, opts Options) (u *Update, err error) {
 	if p.tok().kind != tEOF {
 		return nil, p.errf(p.tok(), "unexpected %s; update operations are separated by ';'", p.tok())
 	}
+	tr := newTranslator(p)
 	for _, mw := range p.modifyWheres {
-		mw.m.Where = p.translateGroup(mw.where)
+		mw.m.Where = tr.translateGroup(mw.where)
 	}
 	return u, nil
 }
@@ -1135,17 +1162,17 @@ func (p *parser) relExpr() Expr {
 		switch t.val {
 		case "=", "!=", "<", ">", "<=", ">=":
 			p.adv()
-			return p.call(t.val, l, p.addExpr())
+			return call(p, t.val, l, p.addExpr())
 		}
 	}
 	if p.isKw("IN") {
 		p.adv()
-		return p.call("IN", append([]Expr{l}, p.exprList()...)...)
+		return call(p, "IN", append([]Expr{l}, p.exprList()...)...)
 	}
 	if p.isKw("NOT") && p.isKwAt(1, "IN") {
 		p.adv()
 		p.adv()
-		return p.call("NOT IN", append([]Expr{l}, p.exprList()...)...)
+		return call(p, "NOT IN", append([]Expr{l}, p.exprList()...)...)
 	}
 	return l
 }
@@ -1179,7 +1206,7 @@ func (p *parser) leftAssoc(next func() Expr, ops ...string) Expr {
 			return l
 		}
 		p.adv()
-		l = p.call(t.val, l, next())
+		l = call(p, t.val, l, next())
 	}
 }
 
@@ -1199,7 +1226,7 @@ func (p *parser) unary() Expr {
 			p.adv()
 			p.enter()
 			defer p.leave()
-			return p.call(op, p.unary())
+			return call(p, op, p.unary())
 		}
 	}
 	return p.primary()
@@ -1305,7 +1332,7 @@ func (p *parser) primary() Expr {
 			if !arityOK(arity, len(args)) {
 				panic(p.errf(t, "wrong number of arguments to %s", u))
 			}
-			c := p.call(u, args...)
+			c := call(p, u, args...)
 			c.Pos = t.pos
 			return c
 		}
@@ -1334,7 +1361,7 @@ func arityOK(arity, n int) bool {
 func (p *parser) functionCall(iri string, t token) Expr {
 	p.expectP("(")
 	if p.acceptP(")") {
-		c := p.call(iri)
+		c := call(p, iri)
 		c.Pos = t.pos
 		return c
 	}
@@ -1349,7 +1376,7 @@ func (p *parser) functionCall(iri string, t token) Expr {
 		}
 	}
 	p.expectP(")")
-	c := p.call(iri, args...)
+	c := call(p, iri, args...)
 	c.Pos = t.pos
 	return c
 }
