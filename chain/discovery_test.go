@@ -52,7 +52,20 @@ func TestListModels(t *testing.T) {
 		t.Fatalf("identifiers:\n got %s\nwant %s", got, want)
 	}
 
-	svb := byID["SVB_LeeftijdsInformatie"]
+	checkSVBModel(t, byID["SVB_LeeftijdsInformatie"])
+	// A model of the 0.4.1 class with 0.4.1 predicates.
+	szw := byID["SZW_BijstandsnormInformatie"]
+	if szw.DeploymentID != "example-localpass" || szw.ServiceTitle != "Bijstandsuitkering (Participatiewet)" {
+		t.Errorf("SZW: deployment %q service %q", szw.DeploymentID, szw.ServiceTitle)
+	}
+	checkRONLModel(t, byID["RONL_LocalpassEindresultaat"])
+	checkBDModel(t, byID["BD_ZorgtoeslagRecht"])
+}
+
+// checkSVBModel checks the SVB model of the example graph: governance,
+// service, deployment and its inputs and outputs.
+func checkSVBModel(t *testing.T, svb Model) {
+	t.Helper()
 	if svb.ID != "https://data.regelkit.example/model/SVB_LeeftijdsInformatie" || svb.Title != "SVB Leeftijdsinformatie" {
 		t.Errorf("SVB id/title: %q %q", svb.ID, svb.Title)
 	}
@@ -81,14 +94,13 @@ func TestListModels(t *testing.T) {
 		t.Errorf("outputs must be ordered by identifier and carry no test value: %+v", svb.Outputs[0])
 	}
 
-	// A model of the 0.4.1 class with 0.4.1 predicates.
-	szw := byID["SZW_BijstandsnormInformatie"]
-	if szw.DeploymentID != "example-localpass" || szw.ServiceTitle != "Bijstandsuitkering (Participatiewet)" {
-		t.Errorf("SZW: deployment %q service %q", szw.DeploymentID, szw.ServiceTitle)
-	}
+}
 
+// checkRONLModel checks the RONL model: the service found through the
+// inverse link, test values and its vendor.
+func checkRONLModel(t *testing.T, ronl Model) {
+	t.Helper()
 	// The service points at the model (cprmv:hasDecisionModel), not the other way round.
-	ronl := byID["RONL_LocalpassEindresultaat"]
 	if ronl.ServiceTitle != "Localpass en kindpakket" || ronl.OrganizationName != "Gemeente Voorbeeldstad" ||
 		ronl.LogoURL != "https://www.voorbeeldstad.example/logo.svg" {
 		t.Errorf("RONL service via the inverse link: %q %q %q", ronl.ServiceTitle, ronl.OrganizationName, ronl.LogoURL)
@@ -115,7 +127,12 @@ func TestListModels(t *testing.T) {
 		t.Errorf("vendor provider: %+v", v.Provider)
 	}
 
-	bd := byID["BD_ZorgtoeslagRecht"]
+}
+
+// checkBDModel checks a model under review without vendors, and that the
+// spec's fields are in its JSON even when unknown.
+func checkBDModel(t *testing.T, bd Model) {
+	t.Helper()
 	if deref(bd.ValidationStatus) != "in-review" || bd.ValidatedByName != nil || bd.ValidatedAt != nil || bd.VendorCount != 0 || bd.Vendors == nil {
 		t.Errorf("BD governance/vendors: %+v", bd)
 	}

@@ -140,93 +140,18 @@ func CompileWith(opts Options, defs ...*Definitions) (*Model, error) {
 	}
 	m.main = m.defs[0]
 	for _, cd := range m.defs {
-		for _, im := range cd.d.Imports {
-			if im.ImportType != "" && !strings.Contains(im.ImportType, "DMN") && !strings.Contains(im.ImportType, "dmn") {
-				continue
-			}
-			target, ok := m.byNS[im.Namespace]
-			if !ok {
-				return nil, fmt.Errorf("dmn: %s imports namespace %q, which was not given", cd.d.Name, im.Namespace)
-			}
-			cd.imports[im.Name] = target
-			cd.nsImport[im.Namespace] = im.Name
+		if err := cd.resolveImports(); err != nil {
+			return nil, err
 		}
 	}
-	// elements
 	for _, cd := range m.defs {
-		add := func(key any, e *element) {
-			cd.el[key] = e
-			e.idx = len(m.elems)
-			e.defs = cd
-			m.elems = append(m.elems, e)
-			if e.id != "" {
-				cd.byID[e.id] = e
-			}
-			if _, dup := cd.byName[e.name]; !dup {
-				cd.byName[e.name] = e
-			}
-		}
-		for _, in := range cd.d.InputData {
-			add(in, &element{kind: kInput, id: in.ID, name: in.Name, pos: in.Pos})
-		}
-		for _, dec := range cd.d.Decisions {
-			add(dec, &element{kind: kDecision, id: dec.ID, name: dec.Name, pos: dec.Pos, dec: dec})
-		}
-		for _, b := range cd.d.BKMs {
-			add(b, &element{kind: kBKM, id: b.ID, name: b.Name, pos: b.Pos})
-		}
-		for _, s := range cd.d.DecisionServices {
-			add(s, &element{kind: kService, id: s.ID, name: s.Name, pos: s.Pos, svc: s})
-		}
+		cd.addElements()
 	}
-	// types of variables
 	for _, cd := range m.defs {
-		for _, in := range cd.d.InputData {
-			cd.el[in].typ = cd.variableType(in.Variable, in.ID, in.Pos)
-		}
-		for _, dec := range cd.d.Decisions {
-			cd.el[dec].typ = cd.variableType(dec.Variable, dec.ID, dec.Pos)
-		}
-		for _, b := range cd.d.BKMs {
-			cd.el[b].typ = cd.variableType(b.Variable, b.ID, b.Pos)
-		}
-		for _, s := range cd.d.DecisionServices {
-			cd.el[s].typ = cd.variableType(s.Variable, s.ID, s.Pos)
-		}
+		cd.typeVariables()
 	}
-	// references
 	for _, cd := range m.defs {
-		for _, dec := range cd.d.Decisions {
-			e := cd.el[dec]
-			for _, h := range dec.RequiredDecisions {
-				e.addRef(&e.reqs, h, kDecision)
-			}
-			for _, h := range dec.RequiredInputs {
-				e.addRef(&e.reqs, h, kInput)
-			}
-			for _, h := range dec.RequiredKnowledge {
-				e.addRef(&e.knows, h, kBKM)
-			}
-		}
-		for _, b := range cd.d.BKMs {
-			e := cd.el[b]
-			for _, h := range b.RequiredKnowledge {
-				e.addRef(&e.knows, h, kBKM)
-			}
-		}
-		for _, s := range cd.d.DecisionServices {
-			e := cd.el[s]
-			for _, h := range s.OutputDecisions {
-				e.addRef(&e.svcOut, h, kDecision)
-			}
-			// parameters: input data first, then input decisions (as the TCK expects)
-			for _, h := range s.InputData {
-				e.addRef(&e.svcIn, h, kInput)
-			}
-			for _, h := range s.InputDecisions {
-				e.addRef(&e.svcIn, h, kDecision)
-			}
-		}
+		cd.resolveReferences()
 	}
 	// functions first (decisions refer to them), then logic
 	for _, cd := range m.defs {
@@ -250,6 +175,105 @@ func CompileWith(opts Options, defs ...*Definitions) (*Model, error) {
 		}
 	}
 	return m, nil
+}
+
+// resolveImports links the DMN imports of cd to the definitions given
+// with it, by namespace.
+func (cd *compiledDefs) resolveImports() error {
+	for _, im := range cd.d.Imports {
+		if im.ImportType != "" && !strings.Contains(im.ImportType, "DMN") && !strings.Contains(im.ImportType, "dmn") {
+			continue
+		}
+		target, ok := cd.m.byNS[im.Namespace]
+		if !ok {
+			return fmt.Errorf("dmn: %s imports namespace %q, which was not given", cd.d.Name, im.Namespace)
+		}
+		cd.imports[im.Name] = target
+		cd.nsImport[im.Namespace] = im.Name
+	}
+	return nil
+}
+
+// addElements numbers the input data, decisions, BKMs and decision
+// services of cd in the model and indexes them by id and name.
+func (cd *compiledDefs) addElements() {
+	m := cd.m
+	add := func(key any, e *element) {
+		cd.el[key] = e
+		e.idx = len(m.elems)
+		e.defs = cd
+		m.elems = append(m.elems, e)
+		if e.id != "" {
+			cd.byID[e.id] = e
+		}
+		if _, dup := cd.byName[e.name]; !dup {
+			cd.byName[e.name] = e
+		}
+	}
+	for _, in := range cd.d.InputData {
+		add(in, &element{kind: kInput, id: in.ID, name: in.Name, pos: in.Pos})
+	}
+	for _, dec := range cd.d.Decisions {
+		add(dec, &element{kind: kDecision, id: dec.ID, name: dec.Name, pos: dec.Pos, dec: dec})
+	}
+	for _, b := range cd.d.BKMs {
+		add(b, &element{kind: kBKM, id: b.ID, name: b.Name, pos: b.Pos})
+	}
+	for _, s := range cd.d.DecisionServices {
+		add(s, &element{kind: kService, id: s.ID, name: s.Name, pos: s.Pos, svc: s})
+	}
+}
+
+// typeVariables sets the type of each element's variable.
+func (cd *compiledDefs) typeVariables() {
+	for _, in := range cd.d.InputData {
+		cd.el[in].typ = cd.variableType(in.Variable, in.ID, in.Pos)
+	}
+	for _, dec := range cd.d.Decisions {
+		cd.el[dec].typ = cd.variableType(dec.Variable, dec.ID, dec.Pos)
+	}
+	for _, b := range cd.d.BKMs {
+		cd.el[b].typ = cd.variableType(b.Variable, b.ID, b.Pos)
+	}
+	for _, s := range cd.d.DecisionServices {
+		cd.el[s].typ = cd.variableType(s.Variable, s.ID, s.Pos)
+	}
+}
+
+// resolveReferences resolves the requirements of decisions and BKMs and
+// the outputs and inputs of decision services.
+func (cd *compiledDefs) resolveReferences() {
+	for _, dec := range cd.d.Decisions {
+		e := cd.el[dec]
+		for _, h := range dec.RequiredDecisions {
+			e.addRef(&e.reqs, h, kDecision)
+		}
+		for _, h := range dec.RequiredInputs {
+			e.addRef(&e.reqs, h, kInput)
+		}
+		for _, h := range dec.RequiredKnowledge {
+			e.addRef(&e.knows, h, kBKM)
+		}
+	}
+	for _, b := range cd.d.BKMs {
+		e := cd.el[b]
+		for _, h := range b.RequiredKnowledge {
+			e.addRef(&e.knows, h, kBKM)
+		}
+	}
+	for _, s := range cd.d.DecisionServices {
+		e := cd.el[s]
+		for _, h := range s.OutputDecisions {
+			e.addRef(&e.svcOut, h, kDecision)
+		}
+		// parameters: input data first, then input decisions (as the TCK expects)
+		for _, h := range s.InputData {
+			e.addRef(&e.svcIn, h, kInput)
+		}
+		for _, h := range s.InputDecisions {
+			e.addRef(&e.svcIn, h, kDecision)
+		}
+	}
 }
 
 // Problems lists compile-time problems (FEEL syntax errors, unknown types

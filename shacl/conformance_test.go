@@ -3,16 +3,14 @@ package shacl_test
 import (
 	"bufio"
 	"context"
-	"flag"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
-	"sort"
 	"strings"
 	"testing"
 
+	"github.com/regelkit/regelkit/internal/suitetest"
 	"github.com/regelkit/regelkit/shacl"
 	"github.com/regelkit/regelkit/sparql/graph"
 )
@@ -28,15 +26,8 @@ const (
 )
 
 func suiteDir(t *testing.T) string {
-	dir := os.Getenv("REGELKIT_SHACL_TESTS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "testsuites", "shacl")
-	}
-	core := filepath.Join(dir, "data-shapes-test-suite", "tests", "core", "manifest.ttl")
-	if _, err := os.Stat(core); err != nil {
-		t.Skipf("W3C SHACL test suite not found at %s (set REGELKIT_SHACL_TESTS): %v", dir, err)
-	}
-	return core
+	dir := suitetest.Dir(t, suitetest.SHACL)
+	return filepath.Join(dir, "data-shapes-test-suite", "tests", "core", "manifest.ttl")
 }
 
 func fileIRI(path string) string {
@@ -181,59 +172,19 @@ func normalise(actual, expected *graph.Graph) *graph.Graph {
 	return out
 }
 
-var writePassing = flag.Bool("conformance.write", false, "rewrite testdata/conformance/shacl-core.txt with the ids of the tests that pass")
-
-// passingPath lists the Core tests that pass, one id per line, sorted.
-var passingPath = filepath.Join("testdata", "conformance", "shacl-core.txt")
-
 func TestW3CCoreSuite(t *testing.T) {
 	root := suiteDir(t)
 	l := &suiteLoader{graphs: map[string]*graph.Graph{}}
 	var tests []suiteTest
 	l.collect(t, fileIRI(root), &tests)
-	var passing []string
-	all := map[string]bool{}
+	if len(tests) != 98 {
+		t.Errorf("found %d Core tests, want 98", len(tests))
+	}
+	res := suitetest.NewResults("shacl-core")
 	for _, tc := range tests {
-		all[tc.name] = true
-		if err := runSuiteTest(l, tc); err != nil {
-			t.Logf("FAIL %s: %v", tc.name, err)
-			continue
-		}
-		passing = append(passing, tc.name)
+		res.Record(t, tc.name, runSuiteTest(l, tc))
 	}
-	summary := fmt.Sprintf("shacl-core: %d passed, %d failed", len(passing), len(tests)-len(passing))
-	t.Log(summary)
-	fmt.Println(summary)
-	if len(tests) != 98 || len(all) != 98 {
-		t.Errorf("found %d Core tests (%d ids), want 98", len(tests), len(all))
-	}
-	sort.Strings(passing)
-	if *writePassing {
-		if err := os.WriteFile(passingPath, []byte(strings.Join(passing, "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	// A listed test that fails (or is gone) fails the run; a passing test
-	// that is not listed is printed, to be added with -conformance.write.
-	data, err := os.ReadFile(passingPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	listed := map[string]bool{}
-	for _, id := range strings.Fields(string(data)) {
-		listed[id] = true
-		if !all[id] {
-			t.Errorf("listed test %s is not in the suite", id)
-		} else if _, ok := slices.BinarySearch(passing, id); !ok {
-			t.Errorf("listed test %s fails", id)
-		}
-	}
-	for _, id := range passing {
-		if !listed[id] {
-			fmt.Printf("shacl-core: %s passes and is not listed in %s\n", id, passingPath)
-		}
-	}
+	res.Check(t, filepath.Join("testdata", "conformance", "shacl-core.txt"))
 }
 
 func runSuiteTest(l *suiteLoader, tc suiteTest) error {

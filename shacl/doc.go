@@ -22,8 +22,7 @@
 // data-shapes-test-suite/); the test skips when it is absent. The ids of
 // the passing tests are listed in shacl/testdata/conformance/shacl-core.txt,
 // one per line, sorted: a listed test that fails fails the run, a passing
-// test that is not listed is printed (-conformance.write rewrites the
-// list).
+// test that is not listed is printed (-update rewrites the list).
 //
 // Its speed on a large graph (package shacl/layered, BenchmarkCheck100k)
 // is in the README's performance table.

@@ -250,52 +250,11 @@ func (c *compiler) compile(n Node) evalFn {
 		xf := c.compile(x.X)
 		return func(env *Env) Value { return negate(env.rt, xf(env)) }
 	case *Between:
-		xf, lf, hf := c.compile(x.X), c.compile(x.Low), c.compile(x.High)
-		return func(env *Env) Value {
-			v, lo, hi := xf(env), lf(env), hf(env)
-			c1, ok1 := compare(lo, v)
-			c2, ok2 := compare(v, hi)
-			if !ok1 || !ok2 {
-				return env.rt.warn("between: values are not comparable")
-			}
-			return c1 <= 0 && c2 <= 0
-		}
+		return c.compileBetween(x)
 	case *In:
-		xf := c.compile(x.X)
-		tests := make([]testFn, len(x.Tests))
-		for i, t := range x.Tests {
-			tests[i] = c.compileTest(t, true)
-		}
-		return func(env *Env) Value {
-			v := xf(env)
-			var sawNull bool
-			for _, t := range tests {
-				switch t(env, v) {
-				case true:
-					return true
-				case nil:
-					sawNull = true
-				}
-			}
-			if sawNull {
-				return nil
-			}
-			return false
-		}
+		return c.compileIn(x)
 	case *InstanceOf:
-		xf := c.compile(x.X)
-		t, ok := resolveTypeNode(x.Type, c.scope)
-		if !ok {
-			name := c.src
-			return func(env *Env) Value { return env.rt.warnf("unknown type in %q", name) }
-		}
-		return func(env *Env) Value {
-			v := xf(env)
-			if t.Kind == KindAny {
-				return v != nil
-			}
-			return t.conformsC(v, env.rt, false)
-		}
+		return c.compileInstanceOf(x)
 	case *If:
 		cf, tf, ef := c.compile(x.Cond), c.compile(x.Then), c.compile(x.Else)
 		return func(env *Env) Value {
@@ -309,86 +268,155 @@ func (c *compiler) compile(n Node) evalFn {
 	case *Quantified:
 		return c.compileQuantified(x)
 	case *List:
-		fs := make([]evalFn, len(x.Elems))
-		for i, e := range x.Elems {
-			fs[i] = c.compile(e)
-		}
-		return func(env *Env) Value {
-			env.rt.addRows(len(fs))
-			l := make([]Value, len(fs))
-			for i, f := range fs {
-				l[i] = f(env)
-			}
-			return l
-		}
+		return c.compileList(x)
 	case *ContextLit:
-		keys := make([]string, len(x.Entries))
-		fs := make([]evalFn, len(x.Entries))
-		for i, e := range x.Entries {
-			keys[i] = e.Key
-			fs[i] = c.compile(e.Value)
-		}
-		return func(env *Env) Value {
-			ctx := NewContext(len(keys))
-			inner := env.WithContext(ctx)
-			for i, f := range fs {
-				if _, dup := ctx.Get(keys[i]); dup {
-					return env.rt.warnf("duplicate context key %q", keys[i])
-				}
-				ctx.Put(keys[i], f(inner))
-			}
-			return ctx
-		}
+		return c.compileContextLit(x)
 	case *FuncDef:
 		return c.compileFuncDef(x)
 	case *RangeLit:
-		if r, ok := constRange(x); ok {
-			return constFn(r)
-		}
-		sf, ef := c.compile(x.Low), c.compile(x.High)
-		si, ei := x.LowIncluded, x.HighIncluded
-		return func(env *Env) Value {
-			s, e := sf(env), ef(env)
-			if s == nil && e == nil {
-				return env.rt.warn("range with two null endpoints")
-			}
-			if s != nil && e != nil {
-				if _, ok := compare(s, e); !ok {
-					return env.rt.warn("range endpoints are not comparable")
-				}
-			} else if !rangeEndpointOK(s) || !rangeEndpointOK(e) {
-				return env.rt.warn("invalid range endpoint")
-			}
-			return Range{Start: s, End: e, StartIncluded: si, EndIncluded: ei}
-		}
+		return c.compileRangeLit(x)
 	case *UnaryCompare:
-		xf := c.compile(x.X)
-		op := x.Op
-		return func(env *Env) Value {
-			v := xf(env)
-			if v == nil || !rangeEndpointOK(v) {
-				return env.rt.warn("invalid unary test operand")
-			}
-			switch op {
-			case OpLt:
-				return Range{StartUnbounded: true, End: v}
-			case OpLe:
-				return Range{StartUnbounded: true, End: v, EndIncluded: true}
-			case OpGt:
-				return Range{EndUnbounded: true, Start: v}
-			case OpGe:
-				return Range{EndUnbounded: true, Start: v, StartIncluded: true}
-			case OpEq:
-				return Range{Start: v, End: v, StartIncluded: true, EndIncluded: true, op: '='}
-			case OpNeq:
-				return Range{Start: v, End: v, op: '!'}
-			}
-			return nil
-		}
+		return c.compileUnaryCompare(x)
 	case *UnaryTests:
 		return func(env *Env) Value { return env.rt.warn("unary tests used as an expression") }
 	}
 	return func(env *Env) Value { return env.rt.warnf("unsupported expression %T", n) }
+}
+
+func (c *compiler) compileBetween(x *Between) evalFn {
+	xf, lf, hf := c.compile(x.X), c.compile(x.Low), c.compile(x.High)
+	return func(env *Env) Value {
+		v, lo, hi := xf(env), lf(env), hf(env)
+		c1, ok1 := compare(lo, v)
+		c2, ok2 := compare(v, hi)
+		if !ok1 || !ok2 {
+			return env.rt.warn("between: values are not comparable")
+		}
+		return c1 <= 0 && c2 <= 0
+	}
+}
+
+func (c *compiler) compileIn(x *In) evalFn {
+	xf := c.compile(x.X)
+	tests := make([]testFn, len(x.Tests))
+	for i, t := range x.Tests {
+		tests[i] = c.compileTest(t, true)
+	}
+	return func(env *Env) Value {
+		v := xf(env)
+		var sawNull bool
+		for _, t := range tests {
+			switch t(env, v) {
+			case true:
+				return true
+			case nil:
+				sawNull = true
+			}
+		}
+		if sawNull {
+			return nil
+		}
+		return false
+	}
+}
+
+func (c *compiler) compileInstanceOf(x *InstanceOf) evalFn {
+	xf := c.compile(x.X)
+	t, ok := resolveTypeNode(x.Type, c.scope)
+	if !ok {
+		name := c.src
+		return func(env *Env) Value { return env.rt.warnf("unknown type in %q", name) }
+	}
+	return func(env *Env) Value {
+		v := xf(env)
+		if t.Kind == KindAny {
+			return v != nil
+		}
+		return t.conformsC(v, env.rt, false)
+	}
+}
+
+func (c *compiler) compileList(x *List) evalFn {
+	fs := make([]evalFn, len(x.Elems))
+	for i, e := range x.Elems {
+		fs[i] = c.compile(e)
+	}
+	return func(env *Env) Value {
+		env.rt.addRows(len(fs))
+		l := make([]Value, len(fs))
+		for i, f := range fs {
+			l[i] = f(env)
+		}
+		return l
+	}
+}
+
+func (c *compiler) compileContextLit(x *ContextLit) evalFn {
+	keys := make([]string, len(x.Entries))
+	fs := make([]evalFn, len(x.Entries))
+	for i, e := range x.Entries {
+		keys[i] = e.Key
+		fs[i] = c.compile(e.Value)
+	}
+	return func(env *Env) Value {
+		ctx := NewContext(len(keys))
+		inner := env.WithContext(ctx)
+		for i, f := range fs {
+			if _, dup := ctx.Get(keys[i]); dup {
+				return env.rt.warnf("duplicate context key %q", keys[i])
+			}
+			ctx.Put(keys[i], f(inner))
+		}
+		return ctx
+	}
+}
+
+func (c *compiler) compileRangeLit(x *RangeLit) evalFn {
+	if r, ok := constRange(x); ok {
+		return constFn(r)
+	}
+	sf, ef := c.compile(x.Low), c.compile(x.High)
+	si, ei := x.LowIncluded, x.HighIncluded
+	return func(env *Env) Value {
+		s, e := sf(env), ef(env)
+		if s == nil && e == nil {
+			return env.rt.warn("range with two null endpoints")
+		}
+		if s != nil && e != nil {
+			if _, ok := compare(s, e); !ok {
+				return env.rt.warn("range endpoints are not comparable")
+			}
+		} else if !rangeEndpointOK(s) || !rangeEndpointOK(e) {
+			return env.rt.warn("invalid range endpoint")
+		}
+		return Range{Start: s, End: e, StartIncluded: si, EndIncluded: ei}
+	}
+}
+
+func (c *compiler) compileUnaryCompare(x *UnaryCompare) evalFn {
+	xf := c.compile(x.X)
+	op := x.Op
+	return func(env *Env) Value {
+		v := xf(env)
+		if v == nil || !rangeEndpointOK(v) {
+			return env.rt.warn("invalid unary test operand")
+		}
+		switch op {
+		case OpLt:
+			return Range{StartUnbounded: true, End: v}
+		case OpLe:
+			return Range{StartUnbounded: true, End: v, EndIncluded: true}
+		case OpGt:
+			return Range{EndUnbounded: true, Start: v}
+		case OpGe:
+			return Range{EndUnbounded: true, Start: v, StartIncluded: true}
+		case OpEq:
+			return Range{Start: v, End: v, StartIncluded: true, EndIncluded: true, op: '='}
+		case OpNeq:
+			return Range{Start: v, End: v, op: '!'}
+		}
+		return nil
+	}
 }
 
 func rangeEndpointOK(v Value) bool {

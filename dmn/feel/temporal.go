@@ -384,7 +384,6 @@ func dateTimeOf(d Date, t Time) DateTime {
 // ParseDuration parses an XML Schema duration restricted to one of FEEL's two
 // duration types; it returns a Duration or a YearsMonths.
 func ParseDuration(s string) (Value, bool) {
-	orig := s
 	neg := false
 	if strings.HasPrefix(s, "-") {
 		neg = true
@@ -394,11 +393,9 @@ func ParseDuration(s string) (Value, bool) {
 		return nil, false
 	}
 	s = s[1:]
-	var years, months, days, hours, mins int64
-	var secs, nanos int64
+	var f durationFields
 	inTime := false
 	seen := false
-	hasYM, hasDT := false, false
 	order := "YMD"
 	for s != "" {
 		if s[0] == 'T' {
@@ -413,28 +410,14 @@ func ParseDuration(s string) (Value, bool) {
 			}
 			continue
 		}
-		i := 0
-		for i < len(s) && (s[i] >= '0' && s[i] <= '9') {
-			i++
-		}
-		num := s[:i]
-		frac := ""
-		if i < len(s) && s[i] == '.' {
-			j := i + 1
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-				j++
-			}
-			frac = s[i+1 : j]
-			i = j
-		}
-		if num == "" || i >= len(s) {
+		num, frac, unit, rest, ok := scanDurationPart(s)
+		if !ok {
 			return nil, false
 		}
 		n, err := strconv.ParseInt(num, 10, 64)
 		if err != nil {
 			return nil, false
 		}
-		unit := s[i]
 		k := strings.IndexByte(order, unit)
 		if k < 0 {
 			return nil, false
@@ -443,50 +426,87 @@ func ParseDuration(s string) (Value, bool) {
 		if frac != "" && !(inTime && unit == 'S') {
 			return nil, false
 		}
-		switch {
-		case !inTime && unit == 'Y':
-			years, hasYM = n, true
-		case !inTime && unit == 'M':
-			months, hasYM = n, true
-		case !inTime && unit == 'D':
-			days, hasDT = n, true
-		case inTime && unit == 'H':
-			hours, hasDT = n, true
-		case inTime && unit == 'M':
-			mins, hasDT = n, true
-		case inTime && unit == 'S':
-			secs, hasDT = n, true
-			if frac != "" {
-				if len(frac) > 9 {
-					frac = frac[:9]
-				}
-				f, _ := strconv.ParseInt(frac, 10, 64)
-				for l := len(frac); l < 9; l++ {
-					f *= 10
-				}
-				nanos = f
-			}
-		}
+		f.set(inTime, unit, n, frac)
 		seen = true
-		s = s[i+1:]
+		s = rest
 	}
 	if !seen {
 		return nil, false
 	}
-	_ = orig
-	if hasYM && !hasDT {
-		m := years*12 + months
+	return f.value(neg)
+}
+
+// durationFields are the components of a duration as written.
+type durationFields struct {
+	years, months, days, hours, mins, secs, nanos int64
+	hasYM, hasDT                                  bool
+}
+
+// scanDurationPart splits "12.5S..." into the number, its fraction, the
+// unit and the rest.
+func scanDurationPart(s string) (num, frac string, unit byte, rest string, ok bool) {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	num = s[:i]
+	if i < len(s) && s[i] == '.' {
+		j := i + 1
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		frac = s[i+1 : j]
+		i = j
+	}
+	if num == "" || i >= len(s) {
+		return "", "", 0, "", false
+	}
+	return num, frac, s[i], s[i+1:], true
+}
+
+// set stores the component n of unit; frac is the fraction of seconds.
+func (f *durationFields) set(inTime bool, unit byte, n int64, frac string) {
+	switch {
+	case !inTime && unit == 'Y':
+		f.years, f.hasYM = n, true
+	case !inTime && unit == 'M':
+		f.months, f.hasYM = n, true
+	case !inTime && unit == 'D':
+		f.days, f.hasDT = n, true
+	case inTime && unit == 'H':
+		f.hours, f.hasDT = n, true
+	case inTime && unit == 'M':
+		f.mins, f.hasDT = n, true
+	case inTime && unit == 'S':
+		f.secs, f.hasDT = n, true
+		if frac != "" {
+			if len(frac) > 9 {
+				frac = frac[:9]
+			}
+			nanos, _ := strconv.ParseInt(frac, 10, 64)
+			for l := len(frac); l < 9; l++ {
+				nanos *= 10
+			}
+			f.nanos = nanos
+		}
+	}
+}
+
+// value is the FEEL duration of the components: years and months, or
+// days and time; a mix of the two is not a FEEL value.
+func (f *durationFields) value(neg bool) (Value, bool) {
+	if f.hasYM && !f.hasDT {
+		m := f.years*12 + f.months
 		if neg {
 			m = -m
 		}
 		return YearsMonths(m), true
 	}
-	if hasYM && hasDT {
-		// mixed durations are not FEEL values
+	if f.hasYM && f.hasDT {
 		return nil, false
 	}
-	total := days*86400 + hours*3600 + mins*60 + secs
-	d := normDuration(total, nanos)
+	total := f.days*86400 + f.hours*3600 + f.mins*60 + f.secs
+	d := normDuration(total, f.nanos)
 	if neg {
 		d = d.neg()
 	}

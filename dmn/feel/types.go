@@ -176,74 +176,83 @@ func (t *Type) conformsC(v Value, rt *Runtime, constraints bool) bool {
 	case KindYearsMonths:
 		_, ok = v.(YearsMonths)
 	case KindList:
-		l, isList := v.([]Value)
-		if !isList {
-			return false
-		}
-		ok = true
-		if t.Elem != nil {
-			for _, e := range l {
-				if e != nil && !t.Elem.conformsC(e, rt, constraints) {
-					return false
-				}
-			}
-		}
+		ok = t.conformsList(v, rt, constraints)
 	case KindContext:
-		c, isCtx := v.(*Context)
-		if !isCtx {
-			return false
-		}
-		ok = true
-		for _, f := range t.Fields {
-			fv, has := c.Get(f.Name)
-			if !has {
-				return false
-			}
-			if fv != nil && !f.Type.conformsC(fv, rt, constraints) {
-				return false
-			}
-		}
-		if !t.Open && t.Fields != nil && c.Len() != len(t.Fields) {
-			// extra entries are allowed by FEEL context type semantics only when open
-			return false
-		}
+		ok = t.conformsContext(v, rt, constraints)
 	case KindRange:
-		r, isRange := v.(Range)
-		if !isRange {
-			return false
-		}
-		ok = true
-		if t.Elem != nil {
-			if !r.StartUnbounded && r.Start != nil && !t.Elem.conformsC(r.Start, rt, constraints) {
-				return false
-			}
-			if !r.EndUnbounded && r.End != nil && !t.Elem.conformsC(r.End, rt, constraints) {
-				return false
-			}
-		}
+		ok = t.conformsRange(v, rt, constraints)
 	case KindFunction:
 		f, isFn := v.(*Function)
 		if !isFn {
 			return false
 		}
-		ok = true
-		if t.Params != nil {
-			if f.variadic || len(f.Params) != len(t.Params) {
-				return f.variadic
-			}
-			for i, pt := range t.Params {
-				// parameters are contravariant
-				fp := f.Params[i].Type
-				if fp != nil && !isSubtype(pt, fp) {
-					return false
-				}
-			}
-			if t.Result != nil && f.Result != nil && !isSubtype(f.Result, t.Result) {
+		if t.Params != nil && (f.variadic || len(f.Params) != len(t.Params)) {
+			return f.variadic
+		}
+		ok = t.Params == nil || t.conformsFunction(f)
+	}
+	return ok && (!constraints || t.checkAllowed(v, rt))
+}
+
+func (t *Type) conformsList(v Value, rt *Runtime, constraints bool) bool {
+	l, isList := v.([]Value)
+	if !isList {
+		return false
+	}
+	if t.Elem != nil {
+		for _, e := range l {
+			if e != nil && !t.Elem.conformsC(e, rt, constraints) {
 				return false
 			}
 		}
 	}
-	return ok && (!constraints || t.checkAllowed(v, rt))
+	return true
+}
+
+func (t *Type) conformsContext(v Value, rt *Runtime, constraints bool) bool {
+	c, isCtx := v.(*Context)
+	if !isCtx {
+		return false
+	}
+	for _, f := range t.Fields {
+		fv, has := c.Get(f.Name)
+		if !has {
+			return false
+		}
+		if fv != nil && !f.Type.conformsC(fv, rt, constraints) {
+			return false
+		}
+	}
+	// extra entries are allowed by FEEL context type semantics only when open
+	return t.Open || t.Fields == nil || c.Len() == len(t.Fields)
+}
+
+func (t *Type) conformsRange(v Value, rt *Runtime, constraints bool) bool {
+	r, isRange := v.(Range)
+	if !isRange {
+		return false
+	}
+	if t.Elem != nil {
+		if !r.StartUnbounded && r.Start != nil && !t.Elem.conformsC(r.Start, rt, constraints) {
+			return false
+		}
+		if !r.EndUnbounded && r.End != nil && !t.Elem.conformsC(r.End, rt, constraints) {
+			return false
+		}
+	}
+	return true
+}
+
+// conformsFunction checks the signature of a function with t's number of
+// parameters: parameters are contravariant, the result covariant.
+func (t *Type) conformsFunction(f *Function) bool {
+	for i, pt := range t.Params {
+		fp := f.Params[i].Type
+		if fp != nil && !isSubtype(pt, fp) {
+			return false
+		}
+	}
+	return t.Result == nil || f.Result == nil || isSubtype(f.Result, t.Result)
 }
 
 func (t *Type) checkAllowed(v Value, rt *Runtime) bool {

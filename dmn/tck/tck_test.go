@@ -2,27 +2,14 @@ package tck
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
 
 	"github.com/regelkit/regelkit/dmn/feel"
+	"github.com/regelkit/regelkit/internal/suitetest"
 )
-
-// suiteRoot finds the DMN TCK: $REGELKIT_DMN_TCK or ../shared/testsuites/dmn-tck
-// beside the repository.
-func suiteRoot(t *testing.T) string {
-	if d := os.Getenv("REGELKIT_DMN_TCK"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "shared", "testsuites", "dmn-tck")
-}
-
-var update = flag.Bool("update", false, "rewrite the floor files testdata/passing-cl2.txt and -cl3.txt from this run")
 
 // floorFile lists the ids of the test cases of one compliance level that
 // pass, one per line: folder, test file and test case id, separated by
@@ -32,26 +19,11 @@ func floorFile(short string) string { return filepath.Join("testdata", "passing-
 
 func outcomeID(o Outcome) string { return o.Folder + " " + o.File + " " + o.ID }
 
-func readFloor(t *testing.T, short string) map[string]bool {
-	t.Helper()
-	data, err := os.ReadFile(floorFile(short))
-	if err != nil {
-		t.Fatalf("floor file: %v", err)
-	}
-	floor := map[string]bool{}
-	for _, line := range strings.Split(string(data), "\n") {
-		if line = strings.TrimSpace(line); line != "" {
-			floor[line] = true
-		}
-	}
-	return floor
-}
-
+// TestTCK runs compliance levels 2 and 3 of the DMN TCK
+// (../shared/testsuites/dmn-tck, or $REGELKIT_DMN_TCK) and holds each to
+// its floor file.
 func TestTCK(t *testing.T) {
-	root := suiteRoot(t)
-	if _, err := os.Stat(filepath.Join(root, "TestCases")); err != nil {
-		t.Skipf("DMN TCK not found at %s (set REGELKIT_DMN_TCK): %v", root, err)
-	}
+	root := suitetest.Dir(t, suitetest.DMNTCK)
 	var all []Outcome
 	total, totalPassed := 0, 0
 	for _, level := range []struct{ dir, short string }{
@@ -63,45 +35,17 @@ func TestTCK(t *testing.T) {
 			t.Fatal(err)
 		}
 		all = append(all, outcomes...)
-		floor := readFloor(t, level.short)
-		passed, failed := 0, 0
-		var passing []string
+		res := suitetest.NewResults("dmn-tck " + level.short)
 		for _, o := range outcomes {
-			id := outcomeID(o)
-			if o.Status == Success {
-				passed++
-				passing = append(passing, id)
-				if !floor[id] {
-					fmt.Printf("dmn-tck %s: newly passing: %s\n", level.short, id)
-				}
-				continue
+			var err error
+			if o.Status != Success {
+				err = fmt.Errorf("%s: %s", o.Status, o.Detail)
 			}
-			failed++
-			if floor[id] {
-				t.Errorf("%s: %s fails but is in %s: %s", level.short, id, floorFile(level.short), o.Detail)
-			} else if testing.Verbose() && os.Getenv("REGELKIT_DMN_TCK_DETAIL") != "" {
-				t.Logf("FAIL %s: %s", id, o.Detail)
-			}
+			res.Record(t, outcomeID(o), err)
 		}
-		ran := map[string]bool{}
-		for _, o := range outcomes {
-			ran[outcomeID(o)] = true
-		}
-		for id := range floor {
-			if !ran[id] {
-				t.Errorf("%s: %s is in %s but did not run", level.short, id, floorFile(level.short))
-			}
-		}
-		fmt.Printf("dmn-tck %s: %d passed, %d failed\n", level.short, passed, failed)
-		t.Logf("dmn-tck %s: %d passed, %d failed", level.short, passed, failed)
-		total += passed + failed
-		totalPassed += passed
-		if *update {
-			sort.Strings(passing)
-			if err := os.WriteFile(floorFile(level.short), []byte(strings.Join(passing, "\n")+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		res.Check(t, floorFile(level.short))
+		total += res.Len()
+		totalPassed += len(res.Passed())
 	}
 	fmt.Printf("dmn-tck all: %d/%d\n", totalPassed, total)
 	if p := os.Getenv("REGELKIT_DMN_TCK_CSV"); p != "" {

@@ -237,66 +237,91 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && path == "/documents":
 		s.upload(w, r)
 	case r.Method == http.MethodGet && match(workspaceRE, path, &m):
-		ws, ok := s.workspaces[atoi(m[1])]
-		if !ok {
-			writeError(w, http.StatusNotFound, 404, "Workspace "+m[1]+" not found")
-			return
-		}
-		list := []any{}
-		for _, id := range ws.Documents {
-			d := s.documents[id]
-			list = append(list, map[string]any{"id": d.ID, "DOCNAME": d.Profile["DOCNAME"], "DOCNUM": d.ID})
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"data": map[string]any{"list": list}})
+		s.listWorkspace(w, m[1])
 	case r.Method == http.MethodDelete && match(workspaceRE, path, &m):
 		delete(s.workspaces, atoi(m[1]))
 		writeJSON(w, http.StatusOK, map[string]any{})
 	case r.Method == http.MethodGet && match(profileRE, path, &m):
-		d, ok := s.documents[atoi(m[1])]
-		if !ok {
-			writeError(w, http.StatusNotFound, 404, "Document "+m[1]+" not found")
-			return
-		}
-		p := map[string]any{"DOCNUMBER": d.ID}
-		for k, v := range d.Profile {
-			if k != "_restapi" {
-				p[k] = v
-			}
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"data": p})
+		s.profile(w, m[1])
 	case r.Method == http.MethodGet && match(versionsRE, path, &m):
-		if _, ok := s.documents[atoi(m[1])]; !ok {
-			writeError(w, http.StatusNotFound, 404, "Document "+m[1]+" not found")
-			return
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"data": map[string]any{"list": []any{
-			map[string]any{"VERSION_ID": atoi(m[1])*10 + 1, "VERSION": 1},
-		}}})
+		s.versions(w, m[1])
 	case r.Method == http.MethodGet && match(versionRE, path, &m):
-		d, ok := s.documents[atoi(m[1])]
-		switch {
-		case !ok:
-			writeError(w, http.StatusNotFound, 404, "Document "+m[1]+" not found")
-		case m[2] != "0": // live eDOCS serves only the current version, 0
-			writeError(w, http.StatusBadRequest, 20, "Invalid version "+m[2])
-		default:
-			w.Header().Set("Content-Type", "application/octet-stream")
-			_, _ = w.Write(d.Content)
-		}
+		s.content(w, m[1], m[2])
 	case r.Method == http.MethodDelete && match(documentRE, path, &m):
-		id := atoi(m[1])
-		if _, ok := s.documents[id]; !ok {
-			writeError(w, http.StatusNotFound, 404, "Document "+m[1]+" not found")
-			return
-		}
-		delete(s.documents, id)
-		for _, ws := range s.workspaces {
-			ws.Documents = removeID(ws.Documents, id)
-		}
-		writeJSON(w, http.StatusOK, map[string]any{})
+		s.deleteDocument(w, m[1])
 	default:
 		writeError(w, http.StatusNotFound, 404, "Unknown resource "+r.Method+" "+path)
 	}
+}
+
+// listWorkspace lists the documents of workspace id.
+func (s *Server) listWorkspace(w http.ResponseWriter, id string) {
+	ws, ok := s.workspaces[atoi(id)]
+	if !ok {
+		writeError(w, http.StatusNotFound, 404, "Workspace "+id+" not found")
+		return
+	}
+	list := []any{}
+	for _, docID := range ws.Documents {
+		d := s.documents[docID]
+		list = append(list, map[string]any{"id": d.ID, "DOCNAME": d.Profile["DOCNAME"], "DOCNUM": d.ID})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": map[string]any{"list": list}})
+}
+
+// profile serves the profile of document id.
+func (s *Server) profile(w http.ResponseWriter, id string) {
+	d, ok := s.documents[atoi(id)]
+	if !ok {
+		writeError(w, http.StatusNotFound, 404, "Document "+id+" not found")
+		return
+	}
+	p := map[string]any{"DOCNUMBER": d.ID}
+	for k, v := range d.Profile {
+		if k != "_restapi" {
+			p[k] = v
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": p})
+}
+
+// versions lists the one version of document id.
+func (s *Server) versions(w http.ResponseWriter, id string) {
+	if _, ok := s.documents[atoi(id)]; !ok {
+		writeError(w, http.StatusNotFound, 404, "Document "+id+" not found")
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": map[string]any{"list": []any{
+		map[string]any{"VERSION_ID": atoi(id)*10 + 1, "VERSION": 1},
+	}}})
+}
+
+// content serves the content of version of document id.
+func (s *Server) content(w http.ResponseWriter, id, version string) {
+	d, ok := s.documents[atoi(id)]
+	switch {
+	case !ok:
+		writeError(w, http.StatusNotFound, 404, "Document "+id+" not found")
+	case version != "0": // live eDOCS serves only the current version, 0
+		writeError(w, http.StatusBadRequest, 20, "Invalid version "+version)
+	default:
+		w.Header().Set("Content-Type", "application/octet-stream")
+		_, _ = w.Write(d.Content)
+	}
+}
+
+// deleteDocument deletes document id and takes it out of every workspace.
+func (s *Server) deleteDocument(w http.ResponseWriter, idText string) {
+	id := atoi(idText)
+	if _, ok := s.documents[id]; !ok {
+		writeError(w, http.StatusNotFound, 404, "Document "+idText+" not found")
+		return
+	}
+	delete(s.documents, id)
+	for _, ws := range s.workspaces {
+		ws.Documents = removeID(ws.Documents, id)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{})
 }
 
 func (s *Server) connect(w http.ResponseWriter, r *http.Request) {

@@ -418,142 +418,167 @@ func argCount(name string, args []any, n int) error {
 	return nil
 }
 
+// call calls the method name on x: the execution's variables and
+// properties, a decision result's rows, a list or a map.
 func call(x any, name string, args []any) (any, error) {
+	var v any
+	found := false
+	var err error
 	switch x := x.(type) {
 	case execution:
-		switch name {
-		case "hasVariable", "hasVariableLocal", "getVariable", "getVariableLocal":
-			if err := argCount(name, args, 1); err != nil {
-				return nil, err
-			}
-			n, err := toString(args[0])
-			if err != nil {
-				return nil, err
-			}
-			v, ok := x.vars.Variable(n)
-			if strings.HasPrefix(name, "has") {
-				return ok, nil
-			}
-			return normalize(v), nil
-		}
-		if err := argCount(name, args, 0); err != nil {
-			return nil, err
-		}
-		prop := strings.TrimPrefix(name, "get")
-		prop = string(unicode.ToLower(rune(prop[0]))) + prop[1:]
-		return property(x, prop)
+		v, err = callExecution(x, name, args)
+		found = true
 	case DecisionResult:
-		switch name {
-		case "getSingleResult":
-			if err := argCount(name, args, 0); err != nil {
-				return nil, err
-			}
-			row, err := x.single()
-			if err != nil || row == nil {
-				return nil, err
-			}
-			return row, nil
-		case "getFirstResult":
-			if err := argCount(name, args, 0); err != nil {
-				return nil, err
-			}
-			if len(x) == 0 {
-				return nil, nil
-			}
-			return x[0], nil
-		case "getResultList":
-			return MapDecisionResult(MapResultList, x)
-		case "getSingleEntry":
-			return MapDecisionResult(MapSingleEntry, x)
-		case "collectEntries":
-			if err := argCount(name, args, 1); err != nil {
-				return nil, err
-			}
-			k, err := toString(args[0])
-			if err != nil {
-				return nil, err
-			}
-			out := []any{}
-			for _, row := range x {
-				if v, ok := row[k]; ok {
-					out = append(out, v)
-				}
-			}
-			return out, nil
-		case "get":
-			if err := argCount(name, args, 1); err != nil {
-				return nil, err
-			}
-			i, err := toLong(args[0])
-			if err != nil {
-				return nil, err
-			}
-			if i < 0 || i >= int64(len(x)) {
-				return nil, evalErr("index %d out of bounds for a result of %d rows", i, len(x))
-			}
-			return x[i], nil
-		case "size":
-			return int64(len(x)), argCount(name, args, 0)
-		case "isEmpty":
-			return len(x) == 0, argCount(name, args, 0)
-		}
+		v, found, err = callDecisionResult(x, name, args)
 	case []any:
-		switch name {
-		case "get":
-			if err := argCount(name, args, 1); err != nil {
-				return nil, err
-			}
-			i, err := toLong(args[0])
-			if err != nil {
-				return nil, err
-			}
-			if i < 0 || i >= int64(len(x)) {
-				return nil, evalErr("index %d out of bounds for a list of %d", i, len(x))
-			}
-			return normalize(x[i]), nil
-		case "size":
-			return int64(len(x)), argCount(name, args, 0)
-		case "isEmpty":
-			return len(x) == 0, argCount(name, args, 0)
-		}
+		v, found, err = callList(x, name, args)
 	case map[string]any:
-		switch name {
-		case "getEntry", "get", "containsKey":
-			if err := argCount(name, args, 1); err != nil {
-				return nil, err
-			}
-			k, err := toString(args[0])
-			if err != nil {
-				return nil, err
-			}
-			v, ok := x[k]
-			if name == "containsKey" {
-				return ok, nil
-			}
-			return normalize(v), nil
-		case "getFirstEntry":
-			if err := argCount(name, args, 0); err != nil {
-				return nil, err
-			}
-			if len(x) == 0 {
-				return nil, nil
-			}
-			return normalize(x[sortedKeys(x)[0]]), nil
-		case "getSingleEntry":
-			if err := argCount(name, args, 0); err != nil {
-				return nil, err
-			}
-			v, err := singleEntry(x)
-			return normalize(v), err
-		case "size":
-			return int64(len(x)), argCount(name, args, 0)
-		case "isEmpty":
-			return len(x) == 0, argCount(name, args, 0)
-		}
+		v, found, err = callMap(x, name, args)
 	case nil:
 		return nil, evalErr("cannot call %s() on null", name)
 	}
+	if found {
+		return v, err
+	}
 	return nil, evalErr("Method '%s' not found on type %s", name, typeName(x))
+}
+
+// callExecution reads variables (getVariable, hasVariable and their Local
+// forms) and properties (getProcessInstanceId, ...) of the execution.
+func callExecution(x execution, name string, args []any) (any, error) {
+	switch name {
+	case "hasVariable", "hasVariableLocal", "getVariable", "getVariableLocal":
+		if err := argCount(name, args, 1); err != nil {
+			return nil, err
+		}
+		n, err := toString(args[0])
+		if err != nil {
+			return nil, err
+		}
+		v, ok := x.vars.Variable(n)
+		if strings.HasPrefix(name, "has") {
+			return ok, nil
+		}
+		return normalize(v), nil
+	}
+	if err := argCount(name, args, 0); err != nil {
+		return nil, err
+	}
+	prop := strings.TrimPrefix(name, "get")
+	prop = string(unicode.ToLower(rune(prop[0]))) + prop[1:]
+	return property(x, prop)
+}
+
+// callDecisionResult, callList and callMap report false for a method the
+// type does not have.
+func callDecisionResult(x DecisionResult, name string, args []any) (any, bool, error) {
+	switch name {
+	case "getSingleResult":
+		if err := argCount(name, args, 0); err != nil {
+			return nil, true, err
+		}
+		row, err := x.single()
+		if err != nil || row == nil {
+			return nil, true, err
+		}
+		return row, true, nil
+	case "getFirstResult":
+		if err := argCount(name, args, 0); err != nil {
+			return nil, true, err
+		}
+		if len(x) == 0 {
+			return nil, true, nil
+		}
+		return x[0], true, nil
+	case "getResultList":
+		v, err := MapDecisionResult(MapResultList, x)
+		return v, true, err
+	case "getSingleEntry":
+		v, err := MapDecisionResult(MapSingleEntry, x)
+		return v, true, err
+	case "collectEntries":
+		if err := argCount(name, args, 1); err != nil {
+			return nil, true, err
+		}
+		k, err := toString(args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		out := []any{}
+		for _, row := range x {
+			if v, ok := row[k]; ok {
+				out = append(out, v)
+			}
+		}
+		return out, true, nil
+	}
+	return callSequence(name, args, len(x), "a result of %d rows", func(i int64) any { return x[i] })
+}
+
+// callSequence implements get, size and isEmpty of a sequence of n
+// elements; at returns element i, of in describes the sequence in the
+// out-of-bounds error.
+func callSequence(name string, args []any, n int, of string, at func(i int64) any) (any, bool, error) {
+	switch name {
+	case "get":
+		if err := argCount(name, args, 1); err != nil {
+			return nil, true, err
+		}
+		i, err := toLong(args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		if i < 0 || i >= int64(n) {
+			return nil, true, evalErr("index %d out of bounds for "+of, i, n)
+		}
+		return at(i), true, nil
+	case "size":
+		return int64(n), true, argCount(name, args, 0)
+	case "isEmpty":
+		return n == 0, true, argCount(name, args, 0)
+	}
+	return nil, false, nil
+}
+
+func callList(x []any, name string, args []any) (any, bool, error) {
+	return callSequence(name, args, len(x), "a list of %d", func(i int64) any { return normalize(x[i]) })
+}
+
+func callMap(x map[string]any, name string, args []any) (any, bool, error) {
+	switch name {
+	case "getEntry", "get", "containsKey":
+		if err := argCount(name, args, 1); err != nil {
+			return nil, true, err
+		}
+		k, err := toString(args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		v, ok := x[k]
+		if name == "containsKey" {
+			return ok, true, nil
+		}
+		return normalize(v), true, nil
+	case "getFirstEntry":
+		if err := argCount(name, args, 0); err != nil {
+			return nil, true, err
+		}
+		if len(x) == 0 {
+			return nil, true, nil
+		}
+		return normalize(x[sortedKeys(x)[0]]), true, nil
+	case "getSingleEntry":
+		if err := argCount(name, args, 0); err != nil {
+			return nil, true, err
+		}
+		v, err := singleEntry(x)
+		return normalize(v), true, err
+	case "size":
+		return int64(len(x)), true, argCount(name, args, 0)
+	case "isEmpty":
+		return len(x) == 0, true, argCount(name, args, 0)
+	}
+	return nil, false, nil
 }
 
 func isEmpty(x any) bool {

@@ -185,7 +185,7 @@ func TestExprCompileErrors(t *testing.T) {
 }
 
 func TestExprEvalErrors(t *testing.T) {
-	vars := mapVars{"s": "abc", "m": map[string]any{}, "rows": DecisionResult{{"a": 1}, {"a": 2}}, "one": DecisionResult{{"a": 1, "b": 2}}}
+	vars := mapVars{"s": "abc", "m": map[string]any{}, "rows": DecisionResult{{"a": 1}, {"a": 2}}, "one": DecisionResult{{"a": 1, "b": 2}}, "list": []any{"x"}}
 	tests := []struct{ src, want string }{
 		{"${unknown}", "Cannot resolve identifier 'unknown'"},
 		{"${s > 1}", `cannot coerce "abc" to Long`},
@@ -198,6 +198,10 @@ func TestExprEvalErrors(t *testing.T) {
 		{"${execution.getVariable()}", "getVariable() takes 1 argument(s), not 0"},
 		{"${execution.tenantId}", "Property 'tenantId' not found on execution"},
 		{"${s.size()}", "Method 'size' not found on type String"},
+		{"${rows.get(2)}", "index 2 out of bounds for a result of 2 rows"},
+		{"${list.get(-1)}", "index -1 out of bounds for a list of 1"},
+		{"${list.size(1)}", "size() takes 0 argument(s), not 1"},
+		{"${list.getEntry(0)}", "Method 'getEntry' not found on type"},
 	}
 	for _, tc := range tests {
 		e, err := CompileExpr(tc.src)

@@ -48,98 +48,129 @@ func TestParseAllElements(t *testing.T) {
 				t.Errorf("%d start events, want 2", len(p.StartEvents))
 			}
 
-			start := p.ByID["Start"]
-			if start.Kind != StartEvent || start.Form == nil || lit(start.Form.Ref) != "start-form" || start.Form.RefBinding != "deployment" || start.Event.Initiator != "initiator" {
-				t.Errorf("start event = %+v form %+v", start, start.Form)
-			}
-			if cs := p.ByID["CondStart"]; cs.Event.Kind != ConditionalEvent || cs.Unsupported == "" || cs.Event.Condition == nil {
-				t.Errorf("conditional start = %+v", cs)
-			}
-
-			prep := p.ByID["Prepare"]
-			if prep.Kind != ScriptTask || prep.Script == nil || prep.Script.program == nil || prep.Script.ResultVariable != "prepared" || !strings.Contains(prep.Script.Source, "java.lang.Boolean.valueOf") {
-				t.Errorf("script task = %+v", prep.Script)
-			}
-
-			dec := p.ByID["Decide"].Decision
-			if dec == nil || lit(dec.Ref) != "RONL_LocalpassEindresultaat" || dec.MapResult != MapSingleResult || dec.ResultVariable != "decisionResult" || dec.Binding != "latest" {
-				t.Fatalf("decision = %+v", dec)
-			}
-			if v, err := dec.TenantID.Eval(mapVars{}); err != nil || v != nil {
-				t.Errorf("decisionRefTenantId ${null} = %v, %v", v, err)
-			}
-			io := p.ByID["Decide"].InputOutput
-			if io == nil || len(io.Inputs) != 3 || len(io.Outputs) != 2 {
-				t.Fatalf("inputOutput = %+v", io)
-			}
-			if !io.Inputs[1].Value.IsList || len(io.Inputs[1].Value.List) != 2 || lit(io.Inputs[1].Value.List[0].Text) != "a" {
-				t.Errorf("list parameter = %+v", io.Inputs[1].Value)
-			}
-			if !io.Inputs[2].Value.IsMap || io.Inputs[2].Value.Map[0].Key != "mode" || lit(io.Inputs[2].Value.Map[0].Value.Text) != "strict" {
-				t.Errorf("map parameter = %+v", io.Inputs[2].Value)
-			}
-			if io.Outputs[1].Value.Text != nil {
-				t.Errorf("empty output parameter has a value")
-			}
-
-			gw := p.ByID["Gw"]
-			if gw.Kind != ExclusiveGateway || gw.Default == nil || gw.Default.ID != "F_No" || len(gw.Outgoing) != 2 {
-				t.Fatalf("gateway = %+v", gw)
-			}
-			yes := gw.Outgoing[0]
-			if yes.ID != "F_Yes" || yes.Condition == nil || yes.Target.ID != "Split" {
-				t.Fatalf("flow F_Yes = %+v", yes)
-			}
-			ok, err := yes.Condition.EvalBool(mapVars{"eligible": true, "complete": false})
-			if err != nil || !ok {
-				t.Errorf("F_Yes condition = %v, %v", ok, err)
-			}
-
-			rev := p.ByID["Review"]
-			if rev.User == nil || lit(rev.User.CandidateGroups) != "caseworker" || lit(rev.User.CandidateUsers) != "jan,piet" || rev.User.Assignee.String() != "${initiator}" {
-				t.Errorf("user task = %+v", rev.User)
-			}
-			if rev.Form == nil || lit(rev.Form.Ref) != "review-form" || rev.Form.RefBinding != "latest" || rev.DocumentRef() != "decision-letter" {
-				t.Errorf("user task form %+v, documentRef %q", rev.Form, rev.DocumentRef())
-			}
-			if len(rev.Listeners) != 1 || !rev.Listeners[0].Task || rev.Listeners[0].EventName != "create" || rev.Listeners[0].Script == nil {
-				t.Errorf("listeners = %+v", rev.Listeners)
-			}
-			if len(rev.Boundary) != 2 {
-				t.Fatalf("%d boundary events on Review, want 2", len(rev.Boundary))
-			}
-			be := p.ByID["ReviewError"]
-			if be.AttachedTo != rev || be.Event.Kind != ErrorEvent || be.Event.Error.ErrorCode != "INCOMPLETE" || !be.CancelActivity || be.Unsupported != "" {
-				t.Errorf("error boundary = %+v", be)
-			}
-			if bs := p.ByID["ReviewSignal"]; bs.Event.Kind != SignalEvent || bs.CancelActivity || bs.Event.Signal.Name != "stop" || !strings.Contains(bs.Unsupported, "signal events are not supported") {
-				t.Errorf("signal boundary = %+v", bs)
-			}
-
-			if a := p.ByID["Archive"]; a.Kind != ServiceTask || lit(a.External.Topic) != "archive-document" {
-				t.Errorf("external task = %+v", a.External)
-			}
-			if p.ByID["Sign"].Kind != ManualTask || p.ByID["Split"].Kind != ParallelGateway || len(p.ByID["Join"].Incoming) != 2 {
-				t.Error("manual task or parallel gateways wrong")
-			}
-			call := p.ByID["Call"].Call
-			if call == nil || lit(call.CalledElement) != "SubProcessKey" || call.BusinessKey == nil || len(call.In) != 2 || !call.In[0].All || call.In[1].Source != "a" || call.In[1].Target != "b" || len(call.Out) != 1 || !call.Out[0].All {
-				t.Errorf("call activity = %+v", call)
-			}
-			if bk, err := call.BusinessKey.Eval(mapVars{}); err != nil || bk != "BK-1" {
-				t.Errorf("call businessKey = %v, %v", bk, err)
-			}
-			sub := p.ByID["Sub"]
-			if sub.Sub == nil || len(sub.Sub.Elements) != 3 || len(sub.Sub.StartEvents) != 1 || sub.Sub.ByID["SubTask"].Parent != sub || p.ByID["SubTask"] == nil {
-				t.Errorf("sub-process = %+v", sub.Sub)
-			}
-			if th := p.ByID["Throw"]; th.Unsupported == "" {
-				t.Error("signal throw event not marked unsupported")
-			}
-			if end := p.ByID["End"]; end.Event.Kind != TerminateEvent || end.Line != 113 || end.Column != 5 {
-				t.Errorf("terminate end = %+v (line %d, column %d)", end.Event, end.Line, end.Column)
-			}
+			checkStartEvents(t, p)
+			checkScriptTask(t, p)
+			checkDecisionTask(t, p)
+			checkGateway(t, p)
+			checkUserTask(t, p)
+			checkOtherElements(t, p)
 		})
+	}
+}
+
+// checkStartEvents checks the start events of all-elements.bpmn.
+func checkStartEvents(t *testing.T, p *Process) {
+	t.Helper()
+	start := p.ByID["Start"]
+	if start.Kind != StartEvent || start.Form == nil || lit(start.Form.Ref) != "start-form" || start.Form.RefBinding != "deployment" || start.Event.Initiator != "initiator" {
+		t.Errorf("start event = %+v form %+v", start, start.Form)
+	}
+	if cs := p.ByID["CondStart"]; cs.Event.Kind != ConditionalEvent || cs.Unsupported == "" || cs.Event.Condition == nil {
+		t.Errorf("conditional start = %+v", cs)
+	}
+}
+
+// checkScriptTask checks the script task of all-elements.bpmn.
+func checkScriptTask(t *testing.T, p *Process) {
+	t.Helper()
+	prep := p.ByID["Prepare"]
+	if prep.Kind != ScriptTask || prep.Script == nil || prep.Script.program == nil || prep.Script.ResultVariable != "prepared" || !strings.Contains(prep.Script.Source, "java.lang.Boolean.valueOf") {
+		t.Errorf("script task = %+v", prep.Script)
+	}
+}
+
+// checkDecisionTask checks the business rule task and its input/output mapping of all-elements.bpmn.
+func checkDecisionTask(t *testing.T, p *Process) {
+	t.Helper()
+	dec := p.ByID["Decide"].Decision
+	if dec == nil || lit(dec.Ref) != "RONL_LocalpassEindresultaat" || dec.MapResult != MapSingleResult || dec.ResultVariable != "decisionResult" || dec.Binding != "latest" {
+		t.Fatalf("decision = %+v", dec)
+	}
+	if v, err := dec.TenantID.Eval(mapVars{}); err != nil || v != nil {
+		t.Errorf("decisionRefTenantId ${null} = %v, %v", v, err)
+	}
+	io := p.ByID["Decide"].InputOutput
+	if io == nil || len(io.Inputs) != 3 || len(io.Outputs) != 2 {
+		t.Fatalf("inputOutput = %+v", io)
+	}
+	if !io.Inputs[1].Value.IsList || len(io.Inputs[1].Value.List) != 2 || lit(io.Inputs[1].Value.List[0].Text) != "a" {
+		t.Errorf("list parameter = %+v", io.Inputs[1].Value)
+	}
+	if !io.Inputs[2].Value.IsMap || io.Inputs[2].Value.Map[0].Key != "mode" || lit(io.Inputs[2].Value.Map[0].Value.Text) != "strict" {
+		t.Errorf("map parameter = %+v", io.Inputs[2].Value)
+	}
+	if io.Outputs[1].Value.Text != nil {
+		t.Errorf("empty output parameter has a value")
+	}
+}
+
+// checkGateway checks the exclusive gateway and its conditional flow of all-elements.bpmn.
+func checkGateway(t *testing.T, p *Process) {
+	t.Helper()
+	gw := p.ByID["Gw"]
+	if gw.Kind != ExclusiveGateway || gw.Default == nil || gw.Default.ID != "F_No" || len(gw.Outgoing) != 2 {
+		t.Fatalf("gateway = %+v", gw)
+	}
+	yes := gw.Outgoing[0]
+	if yes.ID != "F_Yes" || yes.Condition == nil || yes.Target.ID != "Split" {
+		t.Fatalf("flow F_Yes = %+v", yes)
+	}
+	ok, err := yes.Condition.EvalBool(mapVars{"eligible": true, "complete": false})
+	if err != nil || !ok {
+		t.Errorf("F_Yes condition = %v, %v", ok, err)
+	}
+}
+
+// checkUserTask checks the user task, its form, listeners and boundary events of all-elements.bpmn.
+func checkUserTask(t *testing.T, p *Process) {
+	t.Helper()
+	rev := p.ByID["Review"]
+	if rev.User == nil || lit(rev.User.CandidateGroups) != "caseworker" || lit(rev.User.CandidateUsers) != "jan,piet" || rev.User.Assignee.String() != "${initiator}" {
+		t.Errorf("user task = %+v", rev.User)
+	}
+	if rev.Form == nil || lit(rev.Form.Ref) != "review-form" || rev.Form.RefBinding != "latest" || rev.DocumentRef() != "decision-letter" {
+		t.Errorf("user task form %+v, documentRef %q", rev.Form, rev.DocumentRef())
+	}
+	if len(rev.Listeners) != 1 || !rev.Listeners[0].Task || rev.Listeners[0].EventName != "create" || rev.Listeners[0].Script == nil {
+		t.Errorf("listeners = %+v", rev.Listeners)
+	}
+	if len(rev.Boundary) != 2 {
+		t.Fatalf("%d boundary events on Review, want 2", len(rev.Boundary))
+	}
+	be := p.ByID["ReviewError"]
+	if be.AttachedTo != rev || be.Event.Kind != ErrorEvent || be.Event.Error.ErrorCode != "INCOMPLETE" || !be.CancelActivity || be.Unsupported != "" {
+		t.Errorf("error boundary = %+v", be)
+	}
+	if bs := p.ByID["ReviewSignal"]; bs.Event.Kind != SignalEvent || bs.CancelActivity || bs.Event.Signal.Name != "stop" || !strings.Contains(bs.Unsupported, "signal events are not supported") {
+		t.Errorf("signal boundary = %+v", bs)
+	}
+}
+
+// checkOtherElements checks the external, manual and call activities, the gateways, the sub-process and the end events of all-elements.bpmn.
+func checkOtherElements(t *testing.T, p *Process) {
+	t.Helper()
+	if a := p.ByID["Archive"]; a.Kind != ServiceTask || lit(a.External.Topic) != "archive-document" {
+		t.Errorf("external task = %+v", a.External)
+	}
+	if p.ByID["Sign"].Kind != ManualTask || p.ByID["Split"].Kind != ParallelGateway || len(p.ByID["Join"].Incoming) != 2 {
+		t.Error("manual task or parallel gateways wrong")
+	}
+	call := p.ByID["Call"].Call
+	if call == nil || lit(call.CalledElement) != "SubProcessKey" || call.BusinessKey == nil || len(call.In) != 2 || !call.In[0].All || call.In[1].Source != "a" || call.In[1].Target != "b" || len(call.Out) != 1 || !call.Out[0].All {
+		t.Errorf("call activity = %+v", call)
+	}
+	if bk, err := call.BusinessKey.Eval(mapVars{}); err != nil || bk != "BK-1" {
+		t.Errorf("call businessKey = %v, %v", bk, err)
+	}
+	sub := p.ByID["Sub"]
+	if sub.Sub == nil || len(sub.Sub.Elements) != 3 || len(sub.Sub.StartEvents) != 1 || sub.Sub.ByID["SubTask"].Parent != sub || p.ByID["SubTask"] == nil {
+		t.Errorf("sub-process = %+v", sub.Sub)
+	}
+	if th := p.ByID["Throw"]; th.Unsupported == "" {
+		t.Error("signal throw event not marked unsupported")
+	}
+	if end := p.ByID["End"]; end.Event.Kind != TerminateEvent || end.Line != 113 || end.Column != 5 {
+		t.Errorf("terminate end = %+v (line %d, column %d)", end.Event, end.Line, end.Column)
 	}
 }
 

@@ -4,17 +4,15 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/regelkit/regelkit/internal/suitetest"
 	"github.com/regelkit/regelkit/sparql/graph"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 //go:embed testdata/sarif-2.1.0-subset.schema.json
 var sarifSchemaText []byte
@@ -35,23 +33,7 @@ func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // golden compares got with testdata/golden/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it)\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	suitetest.Golden(t, filepath.Join("testdata", "golden", name), []byte(got))
 }
 
 func TestGolden(t *testing.T) {

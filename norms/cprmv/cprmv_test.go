@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,10 +12,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/regelkit/regelkit/internal/suitetest"
 	"github.com/regelkit/regelkit/sparql/graph"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // march1 is the clock of the notes' examples: today = 2026-03-01.
 func march1() time.Time { return time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC) }
@@ -386,22 +383,7 @@ func TestGolden(t *testing.T) {
 		var graphs []*graph.Graph
 		for format, ext := range goldenExt {
 			got := get(t, s, Request{Path: path, Format: format})
-			file := filepath.Join("testdata", "golden", name+"."+ext)
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(file, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s %s differs from %s:\n%s", name, format, file, cmp.Diff(string(want), string(got)))
-			}
+			suitetest.Golden(t, filepath.Join("testdata", "golden", name+"."+ext), got)
 			if format == "cprmv-json" {
 				if !json.Valid(got) {
 					t.Errorf("%s: cprmv-json is not JSON", name)

@@ -89,11 +89,7 @@ func transform(ctx context.Context, doc []byte, sc *schema, rs *RuleSet, maxDept
 	d := xml.NewDecoder(bytes.NewReader(doc))
 	d.Strict = true
 	root := &ruleFrame{rule: &Rule{}}
-	rules := []*ruleFrame{root}
-	var stack []frame
-	skip := 0
-	var docTitle strings.Builder
-	haveTitle := false
+	tr := &transformer{sc: sc, rs: rs, rules: []*ruleFrame{root}}
 	for n := 1; ; n++ {
 		if n%ctxEvery == 0 && ctx.Err() != nil {
 			return fmt.Errorf("%w: conversion stopped: %v", ErrUnavailable, ctx.Err())
@@ -112,102 +108,132 @@ func transform(ctx context.Context, doc []byte, sc *schema, rs *RuleSet, maxDept
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			if len(stack) >= maxDepth && maxDepth > 0 {
+			if len(tr.stack) >= maxDepth && maxDepth > 0 {
 				line, col := d.InputPos()
 				return &SyntaxError{Line: line, Column: col, Msg: "nesting deeper than " + strconv.Itoa(maxDepth)}
 			}
-			name := t.Name.Local
-			var parent frame
-			if len(stack) > 0 {
-				parent = stack[len(stack)-1]
-			}
-			f := frame{name: name, into: parent.into}
-			cur := rules[len(rules)-1]
-			switch {
-			case skip > 0 || sc.skip[name]:
-				skip++
-			case sc.docTitle[name] && !haveTitle && parent.into == nil && len(rules) == 1:
-				f.into = &docTitle
-			case parent.into != nil:
-				// inside a number, title or document title: flattened,
-				// with a space so that <P>a</P><P>b</P> reads "a b"
-				parent.into.WriteByte(' ')
-			case hasKey(sc.rule, name):
-				flush(cur, parent.capturing)
-				rf := &ruleFrame{rule: &Rule{}, elem: name}
-				cur.rule.Parts = append(cur.rule.Parts, rf.rule)
-				rules = append(rules, rf)
-				f.rule = rf
-			case sc.list[name]:
-				flush(cur, parent.capturing)
-				cur.sawList = true
-			case sc.number[name]:
-				if cur.nr.Len() == 0 {
-					f.into = &cur.nr
-				} else {
-					f.into = &strings.Builder{}
-				}
-			case sc.title[name]:
-				f.into = &cur.titel
-			case name == sc.row && sc.row != "":
-				cur.inRow, cur.cells = true, cur.cells[:0]
-			case sc.text[name]:
-				if parent.capturing {
-					cur.buf.WriteByte(' ')
-				}
-				f.capturing = true
-			default:
-				f.capturing = parent.capturing
-			}
-			stack = append(stack, f)
+			tr.start(t.Name.Local)
 		case xml.EndElement:
-			f := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if skip > 0 {
-				skip--
-				continue
-			}
-			cur := rules[len(rules)-1]
-			var parentCapturing bool
-			if len(stack) > 0 {
-				parentCapturing = stack[len(stack)-1].capturing
-			}
-			switch {
-			case f.into == &docTitle && (len(stack) == 0 || stack[len(stack)-1].into != &docTitle):
-				if s := collapse(docTitle.String()); s != "" {
-					rs.Comment, haveTitle = s, true
-				}
-				docTitle.Reset()
-			case f.rule != nil:
-				finish(f.rule, sc)
-				rules = rules[:len(rules)-1]
-			case f.name == sc.cell && sc.cell != "" && cur.inRow && !parentCapturing:
-				cur.cells = append(cur.cells, collapse(cur.buf.String()))
-				cur.buf.Reset()
-			case f.name == sc.row && sc.row != "" && cur.inRow:
-				cur.inRow = false
-				line := strings.Join(cur.cells, " | ")
-				if strings.Trim(line, " |") != "" {
-					appendText(cur, line)
-				}
-			case f.capturing && !parentCapturing:
-				flush(cur, true)
-			}
+			tr.end()
 		case xml.CharData:
-			if skip > 0 || len(stack) == 0 {
-				continue
-			}
-			top := stack[len(stack)-1]
-			switch {
-			case top.into != nil:
-				top.into.Write(t)
-			case top.capturing:
-				rules[len(rules)-1].buf.Write(t)
-			}
+			tr.chars(t)
 		}
 	}
 	rs.Parts = root.rule.Parts
 	return nil
+}
+
+// transformer is the state of one transform: the open elements and the
+// rules they are in.
+type transformer struct {
+	sc        *schema
+	rs        *RuleSet
+	rules     []*ruleFrame // the open rules, innermost last; the first is the root
+	stack     []frame      // the open elements
+	skip      int          // depth inside a skipped element
+	docTitle  strings.Builder
+	haveTitle bool
+}
+
+// start opens the element name: it may start a rule, a list, a number, a
+// title, a table row or text, or be skipped.
+func (tr *transformer) start(name string) {
+	sc := tr.sc
+	var parent frame
+	if len(tr.stack) > 0 {
+		parent = tr.stack[len(tr.stack)-1]
+	}
+	f := frame{name: name, into: parent.into}
+	cur := tr.rules[len(tr.rules)-1]
+	switch {
+	case tr.skip > 0 || sc.skip[name]:
+		tr.skip++
+	case sc.docTitle[name] && !tr.haveTitle && parent.into == nil && len(tr.rules) == 1:
+		f.into = &tr.docTitle
+	case parent.into != nil:
+		// inside a number, title or document title: flattened,
+		// with a space so that <P>a</P><P>b</P> reads "a b"
+		parent.into.WriteByte(' ')
+	case hasKey(sc.rule, name):
+		flush(cur, parent.capturing)
+		rf := &ruleFrame{rule: &Rule{}, elem: name}
+		cur.rule.Parts = append(cur.rule.Parts, rf.rule)
+		tr.rules = append(tr.rules, rf)
+		f.rule = rf
+	case sc.list[name]:
+		flush(cur, parent.capturing)
+		cur.sawList = true
+	case sc.number[name]:
+		if cur.nr.Len() == 0 {
+			f.into = &cur.nr
+		} else {
+			f.into = &strings.Builder{}
+		}
+	case sc.title[name]:
+		f.into = &cur.titel
+	case name == sc.row && sc.row != "":
+		cur.inRow, cur.cells = true, cur.cells[:0]
+	case sc.text[name]:
+		if parent.capturing {
+			cur.buf.WriteByte(' ')
+		}
+		f.capturing = true
+	default:
+		f.capturing = parent.capturing
+	}
+	tr.stack = append(tr.stack, f)
+}
+
+// end closes the innermost element: a document title, a rule, a table
+// cell or row, or a text.
+func (tr *transformer) end() {
+	sc := tr.sc
+	f := tr.stack[len(tr.stack)-1]
+	tr.stack = tr.stack[:len(tr.stack)-1]
+	if tr.skip > 0 {
+		tr.skip--
+		return
+	}
+	cur := tr.rules[len(tr.rules)-1]
+	var parentCapturing bool
+	if len(tr.stack) > 0 {
+		parentCapturing = tr.stack[len(tr.stack)-1].capturing
+	}
+	switch {
+	case f.into == &tr.docTitle && (len(tr.stack) == 0 || tr.stack[len(tr.stack)-1].into != &tr.docTitle):
+		if s := collapse(tr.docTitle.String()); s != "" {
+			tr.rs.Comment, tr.haveTitle = s, true
+		}
+		tr.docTitle.Reset()
+	case f.rule != nil:
+		finish(f.rule, sc)
+		tr.rules = tr.rules[:len(tr.rules)-1]
+	case f.name == sc.cell && sc.cell != "" && cur.inRow && !parentCapturing:
+		cur.cells = append(cur.cells, collapse(cur.buf.String()))
+		cur.buf.Reset()
+	case f.name == sc.row && sc.row != "" && cur.inRow:
+		cur.inRow = false
+		line := strings.Join(cur.cells, " | ")
+		if strings.Trim(line, " |") != "" {
+			appendText(cur, line)
+		}
+	case f.capturing && !parentCapturing:
+		flush(cur, true)
+	}
+}
+
+// chars adds text to the number, title or rule text it belongs to.
+func (tr *transformer) chars(t xml.CharData) {
+	if tr.skip > 0 || len(tr.stack) == 0 {
+		return
+	}
+	top := tr.stack[len(tr.stack)-1]
+	switch {
+	case top.into != nil:
+		top.into.Write(t)
+	case top.capturing:
+		tr.rules[len(tr.rules)-1].buf.Write(t)
+	}
 }
 
 // ctxEvery is how many tokens pass between looks at the context: a

@@ -4,13 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/regelkit/regelkit/internal/suitetest"
 )
 
 // The W3C RDF 1.1 syntax suites are read from ../shared/testsuites/rdf-tests
@@ -23,18 +23,7 @@ const (
 
 func rdfTestsDir(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("REGELKIT_RDF_TESTS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "testsuites", "rdf-tests")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "rdf", "rdf11")); err != nil {
-		t.Skipf("W3C rdf-tests not found at %s (set REGELKIT_RDF_TESTS): %v", dir, err)
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return abs
+	return suitetest.Dir(t, suitetest.RDFTests)
 }
 
 // suiteTest is one entry of a manifest.
@@ -155,47 +144,6 @@ var suites = []struct {
 	{"nquads", "rdf-n-quads", NQuads},
 }
 
-var writePassing = flag.Bool("conformance.write", false, "rewrite testdata/conformance/<suite>.txt with the ids of the tests that pass")
-
-// checkPassing compares the ids of the passing tests of one suite with the
-// list in testdata/conformance/<suite>.txt (one id per line, sorted): a
-// listed test that fails or is missing fails the run, a passing test not
-// listed is printed so that it can be added (-conformance.write).
-func checkPassing(t *testing.T, suite string, passing []string, all map[string]bool) {
-	t.Helper()
-	path := filepath.Join("testdata", "conformance", suite+".txt")
-	slices.Sort(passing)
-	if *writePassing {
-		if err := os.WriteFile(path, []byte(strings.Join(passing, "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (write it with -conformance.write)", err)
-	}
-	listed := map[string]bool{}
-	for _, id := range strings.Fields(string(data)) {
-		listed[id] = true
-		switch {
-		case !all[id]:
-			t.Errorf("%s: listed test %s is not in the suite", suite, id)
-		case !slices.Contains(passing, id):
-			t.Errorf("%s: listed test %s fails", suite, id)
-		}
-	}
-	for _, id := range passing {
-		if !listed[id] {
-			msg := fmt.Sprintf("%s: %s passes and is not listed in %s", suite, id, path)
-			t.Log(msg)
-			if testing.Verbose() {
-				fmt.Println(msg)
-			}
-		}
-	}
-}
-
 // TestConformance runs the W3C RDF 1.1 Turtle, N-Triples, TriG and N-Quads
 // suites and fails when a test listed in testdata/conformance/<suite>.txt
 // fails.
@@ -204,27 +152,11 @@ func TestConformance(t *testing.T) {
 	for _, s := range suites {
 		t.Run(s.name, func(t *testing.T) {
 			tests := readManifest(t, filepath.Join(root, "rdf", "rdf11", s.dir))
-			var passing []string
-			all := map[string]bool{}
-			failed := 0
+			res := suitetest.NewResults(s.name)
 			for _, st := range tests {
-				if all[st.id] {
-					t.Fatalf("%s: two tests with id %s", s.name, st.id)
-				}
-				all[st.id] = true
-				if err := runSuiteTest(st, s.format); err != nil {
-					failed++
-					t.Logf("FAIL %s (%s): %v", st.name, st.kind, err)
-					continue
-				}
-				passing = append(passing, st.id)
+				res.Record(t, st.id, runSuiteTest(st, s.format))
 			}
-			summary := fmt.Sprintf("%s: %d passed, %d failed", s.name, len(passing), failed)
-			t.Log(summary)
-			if testing.Verbose() {
-				fmt.Println(summary)
-			}
-			checkPassing(t, s.name, passing, all)
+			res.Check(t, filepath.Join("testdata", "conformance", s.name+".txt"))
 		})
 	}
 }

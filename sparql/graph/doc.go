@@ -142,7 +142,7 @@
 // compared as isomorphic graphs or datasets. testdata/conformance/<suite>.txt
 // lists the ids of the tests that pass, one per line, sorted: a listed test
 // that fails fails the run, and a passing test that is not listed is
-// printed (-conformance.write rewrites the lists):
+// printed (-update rewrites the lists):
 //
 //	go test ./sparql/graph -run TestConformance -v
 //	turtle: 313 passed, 0 failed

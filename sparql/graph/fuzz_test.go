@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/regelkit/regelkit/internal/suitetest"
 )
 
 const fuzzBase = "http://example.org/base/doc"
@@ -43,9 +45,9 @@ func addDeepSeeds(f *testing.F, formats ...Format) {
 
 // addSuiteSeeds adds the files of a W3C suite folder, when present.
 func addSuiteSeeds(f *testing.F, dir, ext string) {
-	root := os.Getenv("REGELKIT_RDF_TESTS")
-	if root == "" {
-		root = filepath.Join("..", "..", "..", "shared", "testsuites", "rdf-tests")
+	root, err := suitetest.RDFTests.Lookup()
+	if err != nil {
+		return
 	}
 	files, _ := filepath.Glob(filepath.Join(root, "rdf", "rdf11", dir, "*"+ext))
 	for _, file := range files {

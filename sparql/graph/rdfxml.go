@@ -384,6 +384,50 @@ func (p *rxParser) propertyElement(t xml.StartElement, s Term, ctx rxContext, li
 	p.enter()
 	defer func() { p.depth-- }()
 	ctx = p.scope(t, ctx)
+	pred := p.propertyPredicate(t, li)
+	a := p.propertyAttrs(t)
+	if a.parseType != nil {
+		if a.datatype != nil || a.resource != nil || a.nodeID != nil || len(a.props) > 0 {
+			p.fail("rdf:parseType cannot be combined with rdf:datatype, rdf:resource, rdf:nodeID or property attributes")
+		}
+		switch *a.parseType {
+		case "Resource":
+			n := p.blanks.fresh()
+			p.emit(s, pred, n)
+			p.reify(ctx, a.id, s, pred, n)
+			p.resourceContent(n, ctx)
+		case "Collection":
+			head := p.collection(ctx, s, pred)
+			p.reify(ctx, a.id, s, pred, head)
+		default: // "Literal" and any other value
+			lit := Literal(p.xmlLiteral(), rdfXMLLiteral)
+			p.emit(s, pred, lit)
+			p.reify(ctx, a.id, s, pred, lit)
+		}
+		return
+	}
+	obj, text, hasNode := p.propertyContent(ctx, a)
+	switch {
+	case hasNode:
+	case text != "" || a.datatype != nil || a.resource == nil && a.nodeID == nil && len(a.props) == 0:
+		if a.resource != nil || a.nodeID != nil || len(a.props) > 0 {
+			p.fail("a property element with text cannot have rdf:resource, rdf:nodeID or property attributes")
+		}
+		if a.datatype != nil {
+			obj = Literal(text, p.resolve(ctx, *a.datatype).Value)
+		} else {
+			obj = LangLiteral(text, ctx.lang)
+		}
+	default:
+		obj = p.emptyPropertyObject(ctx, a)
+	}
+	p.emit(s, pred, obj)
+	p.reify(ctx, a.id, s, pred, obj)
+}
+
+// propertyPredicate is the predicate a property element names; rdf:li
+// takes the next member number.
+func (p *rxParser) propertyPredicate(t xml.StartElement, li *int) Term {
 	if t.Name.Space == "" {
 		p.fail("element %s has no namespace", t.Name.Local)
 	}
@@ -397,8 +441,17 @@ func (p *rxParser) propertyElement(t xml.StartElement, s Term, ctx rxContext, li
 			p.fail("rdf:%s is not allowed as a property element", t.Name.Local)
 		}
 	}
-	var id, datatype, parseType, resource, nodeID *string
-	var props []xml.Attr
+	return pred
+}
+
+// propAttrs are the attributes of a property element; nil when absent.
+type propAttrs struct {
+	id, datatype, parseType, resource, nodeID *string
+	props                                     []xml.Attr // property attributes and rdf:type
+}
+
+func (p *rxParser) propertyAttrs(t xml.StartElement) propAttrs {
+	var pa propAttrs
 	for _, a := range t.Attr {
 		if ignorableAttr(a) {
 			continue
@@ -407,111 +460,109 @@ func (p *rxParser) propertyElement(t xml.StartElement, s Term, ctx rxContext, li
 		v := a.Value
 		switch {
 		case isRDF && name == "ID":
-			id = &v
+			pa.id = &v
 		case isRDF && name == "datatype":
-			datatype = &v
+			pa.datatype = &v
 		case isRDF && name == "parseType":
-			parseType = &v
+			pa.parseType = &v
 		case isRDF && name == "resource":
-			resource = &v
+			pa.resource = &v
 		case isRDF && name == "nodeID":
-			nodeID = &v
+			pa.nodeID = &v
 		case isRDF && name == "type":
-			props = append(props, a)
+			pa.props = append(pa.props, a)
 		case isRDF && (coreSyntaxTerms[name] || oldTerms[name] || name == "li" || name == "Description"):
 			p.fail("rdf:%s is not allowed on a property element", name)
 		case a.Name.Space == "":
 			p.fail("attribute %s has no namespace", a.Name.Local)
 		default:
-			props = append(props, a)
+			pa.props = append(pa.props, a)
 		}
 	}
-	reify := func(o Term) {
-		if id == nil {
-			return
-		}
-		st := p.idIRI(ctx, *id)
-		p.emit(st, IRI(RDFType), IRI(RDF+"Statement"))
-		p.emit(st, IRI(RDF+"subject"), s)
-		p.emit(st, IRI(RDF+"predicate"), pred)
-		p.emit(st, IRI(RDF+"object"), o)
+	return pa
+}
+
+// reify states the triple (s, pred, o) as the rdf:Statement named by the
+// property element's rdf:ID, when it has one.
+func (p *rxParser) reify(ctx rxContext, id *string, s, pred, o Term) {
+	if id == nil {
+		return
 	}
-	if parseType != nil {
-		if datatype != nil || resource != nil || nodeID != nil || len(props) > 0 {
-			p.fail("rdf:parseType cannot be combined with rdf:datatype, rdf:resource, rdf:nodeID or property attributes")
-		}
-		switch *parseType {
-		case "Resource":
-			n := p.blanks.fresh()
-			p.emit(s, pred, n)
-			reify(n)
-			nli := 1
-			for {
-				switch c := p.token().(type) {
-				case xml.StartElement:
-					p.propertyElement(c, n, ctx, &nli)
-				case xml.EndElement:
-					return
-				case xml.CharData:
-					if !isSpace(string(c)) {
-						p.fail("expected a property element, found text %q", truncate(string(c)))
-					}
-				}
-			}
-		case "Collection":
-			var items []Term
-			for done := false; !done; {
-				switch c := p.token().(type) {
-				case xml.StartElement:
-					items = append(items, p.nodeElement(c, ctx))
-				case xml.EndElement:
-					done = true
-				case xml.CharData:
-					if !isSpace(string(c)) {
-						p.fail("expected a node element in the collection, found text %q", truncate(string(c)))
-					}
-				}
-			}
-			head := IRI(RDFNil)
-			nodes := make([]Term, len(items))
-			for i := range items {
-				nodes[i] = p.blanks.fresh()
-			}
-			if len(nodes) > 0 {
-				head = nodes[0]
-			}
-			p.emit(s, pred, head)
-			for i, it := range items {
-				p.emit(nodes[i], IRI(RDFFirst), it)
-				next := IRI(RDFNil)
-				if i+1 < len(nodes) {
-					next = nodes[i+1]
-				}
-				p.emit(nodes[i], IRI(RDFRest), next)
-			}
-			reify(head)
+	st := p.idIRI(ctx, *id)
+	p.emit(st, IRI(RDFType), IRI(RDF+"Statement"))
+	p.emit(st, IRI(RDF+"subject"), s)
+	p.emit(st, IRI(RDF+"predicate"), pred)
+	p.emit(st, IRI(RDF+"object"), o)
+}
+
+// resourceContent parses the property elements of rdf:parseType="Resource"
+// about the blank node n.
+func (p *rxParser) resourceContent(n Term, ctx rxContext) {
+	nli := 1
+	for {
+		switch c := p.token().(type) {
+		case xml.StartElement:
+			p.propertyElement(c, n, ctx, &nli)
+		case xml.EndElement:
 			return
-		default: // "Literal" and any other value
-			lit := Literal(p.xmlLiteral(), rdfXMLLiteral)
-			p.emit(s, pred, lit)
-			reify(lit)
-			return
+		case xml.CharData:
+			if !isSpace(string(c)) {
+				p.fail("expected a property element, found text %q", truncate(string(c)))
+			}
 		}
 	}
-	// Read the content: text, or one node element.
-	var text strings.Builder
-	var obj Term
-	hasNode := false
+}
+
+// collection parses the node elements of rdf:parseType="Collection",
+// emits (s, pred, the list) and the list, and returns the list's head.
+func (p *rxParser) collection(ctx rxContext, s, pred Term) Term {
+	var items []Term
 	for done := false; !done; {
+		switch c := p.token().(type) {
+		case xml.StartElement:
+			items = append(items, p.nodeElement(c, ctx))
+		case xml.EndElement:
+			done = true
+		case xml.CharData:
+			if !isSpace(string(c)) {
+				p.fail("expected a node element in the collection, found text %q", truncate(string(c)))
+			}
+		}
+	}
+	head := IRI(RDFNil)
+	nodes := make([]Term, len(items))
+	for i := range items {
+		nodes[i] = p.blanks.fresh()
+	}
+	if len(nodes) > 0 {
+		head = nodes[0]
+	}
+	p.emit(s, pred, head)
+	for i, it := range items {
+		p.emit(nodes[i], IRI(RDFFirst), it)
+		next := IRI(RDFNil)
+		if i+1 < len(nodes) {
+			next = nodes[i+1]
+		}
+		p.emit(nodes[i], IRI(RDFRest), next)
+	}
+	return head
+}
+
+// propertyContent reads the content of a property element: text, or one
+// node element (then obj is it and hasNode true).
+func (p *rxParser) propertyContent(ctx rxContext, a propAttrs) (obj Term, text string, hasNode bool) {
+	var b strings.Builder
+	for {
 		switch c := p.token().(type) {
 		case xml.StartElement:
 			if hasNode {
 				p.fail("a property element may contain only one node element")
 			}
-			if !isSpace(text.String()) {
+			if !isSpace(b.String()) {
 				p.fail("a property element cannot mix text and elements")
 			}
-			if datatype != nil || resource != nil || nodeID != nil || len(props) > 0 {
+			if a.datatype != nil || a.resource != nil || a.nodeID != nil || len(a.props) > 0 {
 				p.fail("a property element with a node element cannot have rdf:datatype, rdf:resource, rdf:nodeID or property attributes")
 			}
 			obj = p.nodeElement(c, ctx)
@@ -520,43 +571,36 @@ func (p *rxParser) propertyElement(t xml.StartElement, s Term, ctx rxContext, li
 			if hasNode && !isSpace(string(c)) {
 				p.fail("a property element cannot mix text and elements")
 			}
-			text.Write(c)
+			b.Write(c)
 		case xml.EndElement:
-			done = true
+			return obj, b.String(), hasNode
 		}
 	}
+}
+
+// emptyPropertyObject is the object of an empty property element: its
+// rdf:resource, rdf:nodeID or a fresh blank node, described by its
+// property attributes.
+func (p *rxParser) emptyPropertyObject(ctx rxContext, a propAttrs) Term {
+	var obj Term
 	switch {
-	case hasNode:
-	case text.Len() > 0 || datatype != nil || resource == nil && nodeID == nil && len(props) == 0:
-		if resource != nil || nodeID != nil || len(props) > 0 {
-			p.fail("a property element with text cannot have rdf:resource, rdf:nodeID or property attributes")
-		}
-		if datatype != nil {
-			obj = Literal(text.String(), p.resolve(ctx, *datatype).Value)
-		} else {
-			obj = LangLiteral(text.String(), ctx.lang)
-		}
+	case a.resource != nil && a.nodeID != nil:
+		p.fail("a property element may not have both rdf:resource and rdf:nodeID")
+	case a.resource != nil:
+		obj = p.resolve(ctx, *a.resource)
+	case a.nodeID != nil:
+		obj = p.nodeID(*a.nodeID)
 	default:
-		switch {
-		case resource != nil && nodeID != nil:
-			p.fail("a property element may not have both rdf:resource and rdf:nodeID")
-		case resource != nil:
-			obj = p.resolve(ctx, *resource)
-		case nodeID != nil:
-			obj = p.nodeID(*nodeID)
-		default:
-			obj = p.blanks.fresh()
-		}
-		for _, a := range props {
-			if name, isRDF := rdfAttr(a); isRDF && name == "type" {
-				p.emit(obj, IRI(RDFType), p.resolve(ctx, a.Value))
-				continue
-			}
-			p.emit(obj, p.nameIRI(a.Name), LangLiteral(a.Value, ctx.lang))
-		}
+		obj = p.blanks.fresh()
 	}
-	p.emit(s, pred, obj)
-	reify(obj)
+	for _, at := range a.props {
+		if name, isRDF := rdfAttr(at); isRDF && name == "type" {
+			p.emit(obj, IRI(RDFType), p.resolve(ctx, at.Value))
+			continue
+		}
+		p.emit(obj, p.nameIRI(at.Name), LangLiteral(at.Value, ctx.lang))
+	}
+	return obj
 }
 
 // xmlLiteral reads the content of a parseType="Literal" element and

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/regelkit/regelkit/internal/suitetest"
 	"github.com/regelkit/regelkit/sparql"
 	"github.com/regelkit/regelkit/sparql/graph"
 	"github.com/regelkit/regelkit/sparql/memstore/internal/algebra"
@@ -30,17 +31,6 @@ const (
 	utNS = "http://www.w3.org/2009/sparql/tests/test-update#"
 	rsNS = "http://www.w3.org/2001/sw/DataAccess/tests/result-set#"
 )
-
-func suiteRoot(t *testing.T) string {
-	if d := os.Getenv("REGELKIT_RDF_TESTS"); d != "" {
-		return d
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return filepath.Join(wd, "..", "..", "..", "shared", "testsuites", "rdf-tests")
-}
 
 type testCase struct {
 	kind     string // local name of the test type
@@ -125,10 +115,7 @@ func collect(t *testing.T, path string, out *[]testCase) {
 }
 
 func TestW3CConformance(t *testing.T) {
-	root := suiteRoot(t)
-	if _, err := os.Stat(filepath.Join(root, "sparql")); err != nil {
-		t.Skipf("W3C rdf-tests not found at %s (set REGELKIT_RDF_TESTS): %v", root, err)
-	}
+	root := suitetest.Dir(t, suitetest.RDFTests)
 	s11 := filepath.Join(root, "sparql", "sparql11")
 	s10 := filepath.Join(root, "sparql", "sparql10")
 	var q11, u11, r11, q10, syn10 []testCase
@@ -138,10 +125,10 @@ func TestW3CConformance(t *testing.T) {
 	collect(t, filepath.Join(s10, "manifest-evaluation.ttl"), &q10)
 	collect(t, filepath.Join(s10, "manifest-syntax.ttl"), &syn10)
 
-	results := map[string]*suiteOutcome{}
-	get := func(name string) *suiteOutcome {
+	results := map[string]*suitetest.Results{}
+	get := func(name string) *suitetest.Results {
 		if results[name] == nil {
-			results[name] = newSuiteOutcome(name)
+			results[name] = suitetest.NewResults(name)
 		}
 		return results[name]
 	}
@@ -174,7 +161,7 @@ func TestW3CConformance(t *testing.T) {
 		if tc.category == "json-res" || tc.category == "csv-tsv-res" {
 			suite = "sparql11-results"
 		}
-		get(suite).record(t, caseID(root, tc), err)
+		get(suite).Record(t, caseID(root, tc), err)
 	}
 	names := make([]string, 0, len(results))
 	for n := range results {
@@ -182,7 +169,7 @@ func TestW3CConformance(t *testing.T) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		results[n].check(t)
+		results[n].Check(t, floorPath(n))
 	}
 }
 

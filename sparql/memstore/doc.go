@@ -115,11 +115,12 @@
 // # Conformance
 //
 // TestW3CConformance runs the W3C suites from ../shared/testsuites/rdf-tests
-// ($REGELKIT_RDF_TESTS overrides) and prints one line per suite;
+// ($REGELKIT_RDF_TESTS overrides; see internal/suitetest) and prints one
+// line per suite;
 // TestW3CProtocol runs the protocol, graph store protocol and service
 // description suites as HTTP exchanges with the handler. Each suite's
 // floor, testdata/floors/<suite>.txt, lists the ids of the tests that must
-// pass; -update-floors adds newly passing ones.
+// pass; -update adds newly passing ones.
 //
 // # Performance
 //

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/regelkit/regelkit/internal/suitetest"
 	"github.com/regelkit/regelkit/sparql"
 	"github.com/regelkit/regelkit/sparql/graph"
 )
@@ -38,37 +38,34 @@ const (
 )
 
 func TestW3CProtocol(t *testing.T) {
-	root := suiteRoot(t)
+	root := suitetest.Dir(t, suitetest.RDFTests)
 	s11 := filepath.Join(root, "sparql", "sparql11")
-	if _, err := os.Stat(filepath.Join(s11, "protocol", "manifest.ttl")); err != nil {
-		t.Skipf("W3C rdf-tests not found at %s (set REGELKIT_RDF_TESTS): %v", root, err)
-	}
 
 	var protocol []testCase
 	collect(t, filepath.Join(s11, "protocol", "manifest.ttl"), &protocol)
-	po := newSuiteOutcome("sparql11-protocol")
+	po := suitetest.NewResults("sparql11-protocol")
 	for _, tc := range protocol {
-		po.record(t, caseID(root, tc), runExchangeTest(tc, "/sparql"))
+		po.Record(t, caseID(root, tc), runExchangeTest(tc, "/sparql"))
 	}
-	po.check(t)
+	po.Check(t, floorPath("sparql11-protocol"))
 
-	gso := newSuiteOutcome("sparql11-graph-store-protocol")
+	gso := suitetest.NewResults("sparql11-graph-store-protocol")
 	var legacy, gsp []testCase
 	collect(t, filepath.Join(s11, "http-rdf-update", "manifest.ttl"), &legacy)
 	runLegacyGraphStore(t, root, legacy, gso)
 	collect(t, filepath.Join(s11, "graph-store-protocol", "manifest.ttl"), &gsp)
 	for _, tc := range gsp {
-		gso.record(t, caseID(root, tc), runExchangeTest(tc, "/gsp"))
+		gso.Record(t, caseID(root, tc), runExchangeTest(tc, "/gsp"))
 	}
-	gso.check(t)
+	gso.Check(t, floorPath("sparql11-graph-store-protocol"))
 
 	var sd []testCase
 	collect(t, filepath.Join(s11, "service-description", "manifest.ttl"), &sd)
-	sdo := newSuiteOutcome("sparql11-service-description")
+	sdo := suitetest.NewResults("sparql11-service-description")
 	for _, tc := range sd {
-		sdo.record(t, caseID(root, tc), runServiceDescriptionTest(tc))
+		sdo.Record(t, caseID(root, tc), runServiceDescriptionTest(tc))
 	}
-	sdo.check(t)
+	sdo.Check(t, floorPath("sparql11-service-description"))
 }
 
 // exchangeServer serves s at mount (and below it, for direct graph
@@ -309,7 +306,7 @@ var legacyPreconditions = map[string]string{
 // contradicts the requests before it; get_of_post__multipart_formdata
 // expects what the two refused POSTs would have added. The maintained
 // graph-store-protocol manifests fix these and pass.
-func runLegacyGraphStore(t *testing.T, root string, cases []testCase, out *suiteOutcome) {
+func runLegacyGraphStore(t *testing.T, root string, cases []testCase, out *suitetest.Results) {
 	srv := exchangeServer(New(), "/gsp")
 	defer srv.Close()
 	vars := map[string]string{"$HOST$": exampleHost, "$GRAPHSTORE$": "gsp"}
@@ -320,7 +317,7 @@ func runLegacyGraphStore(t *testing.T, root string, cases []testCase, out *suite
 				t.Fatal(err)
 			}
 		}
-		out.record(t, caseID(root, tc), runLegacyExchange(srv, tc, vars))
+		out.Record(t, caseID(root, tc), runLegacyExchange(srv, tc, vars))
 	}
 }
 

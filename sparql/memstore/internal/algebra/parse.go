@@ -36,28 +36,25 @@ type parser struct {
 	base     string
 	prefixes map[string]string
 
-	// nest is the current nesting of the text; depths the depth of every
-	// composite node, expression and path built so far (leaves are 1).
-	nest     int
-	maxDepth int
-	depths   map[any]int
-	// distinct variables (and blank node labels, and the variables the
-	// translation adds), bounded: every solution is as wide as they are
-	vars    map[string]bool
-	nvars   int
-	maxVars int
-	an      *Analysis
+	// nest is the current nesting of the text; the budget, shared with
+	// the translation, bounds the depth of what they build and the
+	// distinct variables
+	nest int
+	*budget
+	vars map[string]bool // the distinct variables and blank node labels
 
 	// blank node label scoping
 	groupID   int
 	curGroup  int
 	bnodeUse  map[string]int
 	anonCount int
-	freshVars int
 
-	// aggregates collected while parsing a select clause, HAVING or ORDER BY
+	// aggOK says whether the grammar allows an aggregate where the parser
+	// is: in a select expression, HAVING or ORDER BY, not nested
 	aggOK bool
-	aggs  []AggBinding
+	// the WHERE clauses of the update's DELETE/INSERT operations, as
+	// parsed, translated once the request is
+	modifyWheres []modifyWhere
 
 	// terms says what variables and blank nodes mean where the parser is
 	terms      termMode
@@ -112,18 +109,87 @@ func newParser(src string, opts Options) (*parser, error) {
 	// one-character tokens would otherwise cost 64 bytes per character.
 	lx := &lexer{src: src, line: 1, col: 1}
 	p := &parser{lx: lx, base: opts.Base, terms: termsPattern, prefixes: map[string]string{}, bnodeUse: map[string]int{}, dataBnodes: map[string]int{},
-		maxDepth: opts.MaxDepth, depths: map[any]int{}, vars: map[string]bool{}, an: NewAnalysis()}
-	switch {
-	case p.maxDepth == 0:
-		p.maxDepth = DefaultMaxDepth
-	case p.maxDepth < 0:
-		p.maxDepth = math.MaxInt
-	}
-	p.maxVars = math.MaxInt
-	if p.maxDepth <= math.MaxInt/VarsPerDepth {
-		p.maxVars = VarsPerDepth * p.maxDepth
-	}
+		budget: newBudget(opts.MaxDepth), vars: map[string]bool{}}
 	return p, nil
+}
+
+// budget bounds what parsing and translation build: the depth of every
+// composite node, expression and path (leaves are 1), and the distinct
+// variables (with blank node labels and the variables the translation
+// adds): every solution is as wide as they are.
+type budget struct {
+	maxDepth int
+	depths   map[any]int
+	nvars    int
+	maxVars  int
+}
+
+func newBudget(maxDepth int) *budget {
+	b := &budget{maxDepth: maxDepth, depths: map[any]int{}}
+	switch {
+	case b.maxDepth == 0:
+		b.maxDepth = DefaultMaxDepth
+	case b.maxDepth < 0:
+		b.maxDepth = math.MaxInt
+	}
+	b.maxVars = math.MaxInt
+	if b.maxDepth <= math.MaxInt/VarsPerDepth {
+		b.maxVars = VarsPerDepth * b.maxDepth
+	}
+	return b
+}
+
+func (b *budget) depthOf(x any) int {
+	if d, ok := b.depths[x]; ok {
+		return d
+	}
+	return 1
+}
+
+// deepen records the depth of x, one more than its deepest part, and
+// reports false when that passes the bound. Chains built by iteration
+// (a || b || c ..., UNION after UNION, a group's OPTIONALs and BINDs,
+// p1/p2/p3) deepen the algebra without nesting the text, and evaluation
+// recurses along them, so they count against the same bound.
+func (b *budget) deepen(x any, parts ...any) bool {
+	d := 0
+	for _, k := range parts {
+		if k != nil {
+			d = max(d, b.depthOf(k))
+		}
+	}
+	return b.setDepth(x, d+1)
+}
+
+func (b *budget) setDepth(x any, d int) bool {
+	if d > b.maxDepth {
+		return false
+	}
+	b.depths[x] = d
+	return true
+}
+
+// depthError is the error of a depth past the bound, at t.
+func (b *budget) depthError(t token) *Error {
+	return errAt(t, "nesting deeper than %d (long chains of operators, UNIONs, OPTIONALs, BINDs, path steps or triple patterns count as nesting)", b.maxDepth)
+}
+
+// addVar counts one more distinct variable, failing at t past the bound.
+func (b *budget) addVar(t token) {
+	b.nvars++
+	if b.nvars > b.maxVars {
+		panic(errAt(t, "more than %d distinct variables", b.maxVars))
+	}
+}
+
+// deeper is what records the depth of the nodes it builds: the parser
+// and the translator.
+type deeper interface{ deep(x any, parts ...any) }
+
+// wrap records the depth of x, built on parts, and returns it.
+func wrap[T any](d deeper, x T, parts ...any) T {
+	d.deep(x, parts...)
+	return x
 }
 
 // VarsPerDepth sets the bound on the distinct variables of one query or
@@ -133,12 +199,7 @@ func newParser(src string, opts Options) (*parser, error) {
 const VarsPerDepth = 10
 
 // newVar counts one more distinct variable, failing at t past the bound.
-func (p *parser) newVar(t token) {
-	p.nvars++
-	if p.nvars > p.maxVars {
-		panic(p.errf(t, "more than %d distinct variables", p.maxVars))
-	}
-}
+func (p *parser) newVar(t token) { p.addVar(t) }
 
 // enter counts one level of nesting of the text; the caller defers leave.
 func (p *parser) enter() {
@@ -150,49 +211,22 @@ func (p *parser) enter() {
 
 func (p *parser) leave() { p.nest-- }
 
-func (p *parser) depthOf(x any) int {
-	if d, ok := p.depths[x]; ok {
-		return d
-	}
-	return 1
-}
-
-// deep records the depth of x, one more than its deepest part. Chains
-// built by iteration (a || b || c ..., UNION after UNION, a group's
-// OPTIONALs and BINDs, p1/p2/p3) deepen the algebra without nesting the
-// text, and evaluation recurses along them, so they count against the
-// same bound.
+// deep records the depth of x, built on parts, failing at the current
+// token past the bound.
 func (p *parser) deep(x any, parts ...any) {
-	d := 0
-	for _, k := range parts {
-		if k != nil {
-			d = max(d, p.depthOf(k))
-		}
+	if !p.deepen(x, parts...) {
+		panic(p.depthError(p.tok()))
 	}
-	p.setDepth(x, d+1)
 }
 
-func (p *parser) setDepth(x any, d int) {
-	if d > p.maxDepth {
-		panic(p.errf(p.tok(), "nesting deeper than %d (long chains of operators, UNIONs, OPTIONALs, BINDs, path steps or triple patterns count as nesting)", p.maxDepth))
-	}
-	p.depths[x] = d
-}
-
-// bgp records the depth of a basic graph pattern: evaluation recurses
-// once per triple pattern.
-func (p *parser) bgp(b *BGP) *BGP {
-	p.setDepth(b, 1+len(b.Patterns))
-	return b
-}
-
-func (p *parser) call(op string, args ...Expr) *Call {
+// call builds an operator or function call, recording its depth.
+func call(d deeper, op string, args ...Expr) *Call {
 	c := &Call{Op: op, Args: args}
 	parts := make([]any, len(args))
 	for i, a := range args {
 		parts[i] = a
 	}
-	p.deep(c, parts...)
+	d.deep(c, parts...)
 	return c
 }
 
@@ -262,7 +296,9 @@ func (p *parser) adv() token {
 	return t
 }
 
-func (p *parser) errf(t token, format string, args ...any) *Error {
+func (p *parser) errf(t token, format string, args ...any) *Error { return errAt(t, format, args...) }
+
+func errAt(t token, format string, args ...any) *Error {
 	return &Error{Pos: t.pos, Msg: fmt.Sprintf(format, args...)}
 }
 
@@ -328,11 +364,11 @@ func ParseQuery(src string, opts Options) (q *Query, err error) {
 	}
 	defer recoverErr(&err)
 	p.prologue()
-	q = p.query()
+	qs := p.query()
 	if p.tok().kind != tEOF {
 		return nil, p.errf(p.tok(), "unexpected %s after the query", p.tok())
 	}
-	return q, nil
+	return newTranslator(p).translateQuery(qs), nil
 }
 
 // ParseUpdate parses a SPARQL 1.1 update request.
@@ -357,7 +393,17 @@ func ParseUpdate(src string, opts Options) (u *Update, err error) {
 	if p.tok().kind != tEOF {
 		return nil, p.errf(p.tok(), "unexpected %s; update operations are separated by ';'", p.tok())
 	}
+	tr := newTranslator(p)
+	for _, mw := range p.modifyWheres {
+		mw.m.Where = tr.translateGroup(mw.where)
+	}
 	return u, nil
+}
+
+// modifyWhere is the WHERE clause of a DELETE/INSERT operation.
+type modifyWhere struct {
+	m     *Modify
+	where *groupPattern
 }
 
 func (p *parser) prologue() {
@@ -416,206 +462,142 @@ func (p *parser) iri() string { return p.iriTok(p.adv()) }
 
 // ---- queries ----
 
-func (p *parser) query() *Query {
+func (p *parser) query() *querySyntax {
 	switch {
 	case p.isKw("SELECT"):
-		q := p.selectQuery(false)
-		return q
+		return p.selectQuery(false)
 	case p.isKw("CONSTRUCT"):
-		q := p.constructQuery()
-		return q
+		return p.constructQuery()
 	case p.isKw("ASK"):
 		p.adv()
-		q := &Query{Form: Ask}
+		q := &querySyntax{form: Ask, sel: selectClause{star: true}}
 		p.datasetClauses(q)
 		p.acceptKw("WHERE")
-		where := p.groupGraphPattern()
-		q.Pattern = p.modifiers(where, q)
-		q.Base = p.base
+		q.where = p.groupGraphPattern()
+		q.mods = p.solutionModifier()
+		q.base = p.base
 		return q
 	case p.isKw("DESCRIBE"):
 		p.adv()
-		q := &Query{Form: Describe}
+		q := &querySyntax{form: Describe, sel: selectClause{star: true}}
 		if !p.acceptP("*") {
 			for p.tok().kind == tVar || p.isIRI() {
 				if p.tok().kind == tVar {
-					q.Describe = append(q.Describe, Term{Var: p.adv().val})
+					q.describe = append(q.describe, Term{Var: p.adv().val})
 				} else {
-					q.Describe = append(q.Describe, Term{Term: graph.IRI(p.iri())})
+					q.describe = append(q.describe, Term{Term: graph.IRI(p.iri())})
 				}
 			}
-			if len(q.Describe) == 0 {
+			if len(q.describe) == 0 {
 				panic(p.errf(p.tok(), "DESCRIBE needs '*', variables or IRIs"))
 			}
 		}
 		p.datasetClauses(q)
-		var where Node = &BGP{}
 		if p.acceptKw("WHERE") || p.isP("{") {
-			where = p.groupGraphPattern()
+			q.where = p.groupGraphPattern()
 		}
-		q.Pattern = p.modifiers(where, q)
-		if q.Describe == nil {
-			q.Describe = varsAsTerms(q.Vars)
-		}
-		q.Base = p.base
+		q.mods = p.solutionModifier()
+		q.base = p.base
 		return q
 	}
 	panic(p.errf(p.tok(), "expected SELECT, CONSTRUCT, ASK or DESCRIBE, found %s", p.tok()))
 }
 
-func varsAsTerms(vars []string) []Term {
-	out := []Term{}
-	for _, v := range vars {
-		out = append(out, Term{Var: v})
-	}
-	return out
-}
-
-func (p *parser) selectQuery(sub bool) *Query {
+// selectQuery parses a SELECT query, or with sub a SubSelect (no dataset
+// clauses).
+func (p *parser) selectQuery(sub bool) *querySyntax {
 	p.expectKw("SELECT")
-	q := &Query{Form: Select}
-	distinct, reduced := false, false
+	q := &querySyntax{form: Select}
 	if p.acceptKw("DISTINCT") {
-		distinct = true
+		q.sel.distinct = true
 	} else if p.acceptKw("REDUCED") {
-		reduced = true
+		q.sel.reduced = true
 	}
-	var items []selectItem
-	star := false
-	savedAggs := p.aggs
-	p.aggs = nil
 	if p.acceptP("*") {
-		star = true
+		q.sel.star = true
 	} else {
-		for {
-			t := p.tok()
-			if t.kind == tVar {
-				p.adv()
-				items = append(items, selectItem{v: t.val, tok: t})
-				continue
-			}
-			if p.isP("(") {
-				p.adv()
-				p.aggOK = true
-				e := p.expression()
-				p.aggOK = false
-				p.expectKw("AS")
-				v := p.adv()
-				if v.kind != tVar {
-					panic(p.errf(v, "expected a variable after AS"))
-				}
-				p.expectP(")")
-				items = append(items, selectItem{v: v.val, expr: e, tok: t})
-				continue
-			}
-			break
-		}
-		if len(items) == 0 {
-			panic(p.errf(p.tok(), "expected '*', variables or (expression AS ?var) after SELECT"))
-		}
+		q.sel.items = p.selectItems()
 	}
 	if !sub {
 		p.datasetClauses(q)
 	}
 	p.acceptKw("WHERE")
-	where := p.groupGraphPattern()
-	sel := selectClause{items: items, star: star, distinct: distinct, reduced: reduced}
-	q.Pattern = p.translateModifiers(where, q, sel, p.solutionModifier())
-	p.aggs = savedAggs
-	q.Base = p.base
+	q.where = p.groupGraphPattern()
+	q.mods = p.solutionModifier()
+	q.base = p.base
 	return q
 }
 
-func (p *parser) datasetClauses(q *Query) {
-	for p.acceptKw("FROM") {
-		if p.acceptKw("NAMED") {
-			q.FromNamed = append(q.FromNamed, p.iri())
-		} else {
-			q.From = append(q.From, p.iri())
+// selectItems parses the variables and (expression AS ?var) of a select
+// clause.
+func (p *parser) selectItems() []selectItem {
+	var items []selectItem
+	for {
+		t := p.tok()
+		switch {
+		case t.kind == tVar:
+			p.adv()
+			items = append(items, selectItem{v: t.val, tok: t})
+		case p.isP("("):
+			p.adv()
+			p.aggOK = true
+			e := p.expression()
+			p.aggOK = false
+			p.expectKw("AS")
+			v := p.adv()
+			if v.kind != tVar {
+				panic(p.errf(v, "expected a variable after AS"))
+			}
+			p.expectP(")")
+			items = append(items, selectItem{v: v.val, expr: e, tok: t})
+		default:
+			if len(items) == 0 {
+				panic(p.errf(p.tok(), "expected '*', variables or (expression AS ?var) after SELECT"))
+			}
+			return items
 		}
 	}
 }
 
-func (p *parser) constructQuery() *Query {
+func (p *parser) datasetClauses(q *querySyntax) {
+	for p.acceptKw("FROM") {
+		if p.acceptKw("NAMED") {
+			q.fromNamed = append(q.fromNamed, p.iri())
+		} else {
+			q.from = append(q.from, p.iri())
+		}
+	}
+}
+
+func (p *parser) constructQuery() *querySyntax {
 	p.expectKw("CONSTRUCT")
-	q := &Query{Form: Construct}
+	q := &querySyntax{form: Construct, sel: selectClause{star: true}}
 	if p.isP("{") {
 		p.adv()
-		q.Template = p.triplesTemplate("}")
+		q.template = p.triplesTemplate("}")
 		p.expectP("}")
 		p.datasetClauses(q)
 		p.acceptKw("WHERE")
-		where := p.groupGraphPattern()
-		q.Pattern = p.modifiers(where, q)
-		q.Base = p.base
-		return q
+		q.where = p.groupGraphPattern()
+	} else {
+		// CONSTRUCT WHERE { template }: the template is the pattern
+		p.datasetClauses(q)
+		p.expectKw("WHERE")
+		p.expectP("{")
+		p.groupID++
+		p.curGroup = p.groupID
+		q.template = p.triplesTemplateAsPattern("}")
+		p.expectP("}")
 	}
-	// CONSTRUCT WHERE { template }
-	p.datasetClauses(q)
-	p.expectKw("WHERE")
-	p.expectP("{")
-	p.groupID++
-	p.curGroup = p.groupID
-	tmpl := p.triplesTemplateAsPattern("}")
-	p.expectP("}")
-	q.Template = append([]TriplePattern(nil), tmpl...)
-	q.Pattern = p.modifiers(p.bgp(&BGP{Patterns: tmpl}), q)
-	q.Base = p.base
+	q.mods = p.solutionModifier()
+	q.base = p.base
 	return q
-}
-
-// modifiers parses the solution modifiers of a query form other than
-// SELECT, which sees every variable, and translates them.
-func (p *parser) modifiers(where Node, q *Query) Node {
-	return p.translateModifiers(where, q, selectClause{star: true}, p.solutionModifier())
-}
-
-// wrap records the depth of x, built on parts, and returns it.
-func wrap[T any](p *parser, x T, parts ...any) T {
-	p.deep(x, parts...)
-	return x
-}
-
-func (p *parser) join(l, r Node) Node { return wrap(p, &Join{L: l, R: r}, l, r) }
-
-func (p *parser) filter(e Expr, n Node) Node { return wrap(p, &Filter{Expr: e, P: n}, e, n) }
-
-func (p *parser) extend(n Node, v string, e Expr) Node {
-	return wrap(p, &Extend{P: n, Var: v, Expr: e}, n, e)
 }
 
 // ---- graph patterns ----
 
-// groupElem is one element of a group graph pattern, as parsed.
-type groupElem struct {
-	kind   elemKind
-	node   Node
-	expr   Expr
-	bindV  string
-	tok    token
-	triple []patternItem
-}
-
-type elemKind uint8
-
-const (
-	elemTriples  elemKind = iota // a triples block (triple)
-	elemFilter                   // FILTER (expr)
-	elemOptional                 // OPTIONAL (node)
-	elemMinus                    // MINUS (node)
-	elemBind                     // BIND (expr AS bindV)
-	elemOther                    // a group, UNION, GRAPH, SERVICE or VALUES (node)
-)
-
-// patternItem is a triple pattern or a path pattern in a triples block.
-type patternItem struct {
-	s    Term
-	path Path // nil when p is a plain predicate
-	p    Term
-	o    Term
-}
-
-func (p *parser) groupGraphPattern() Node {
+// groupGraphPattern parses '{' GroupGraphPatternSub '}' or a sub-select.
+func (p *parser) groupGraphPattern() *groupPattern {
 	p.enter()
 	defer p.leave()
 	open := p.tok()
@@ -623,60 +605,20 @@ func (p *parser) groupGraphPattern() Node {
 	if p.isKw("SELECT") {
 		q := p.selectQuery(true)
 		p.expectP("}")
-		return wrap(p, &SubQuery{Q: q}, q.Pattern)
+		return &groupPattern{open: open, sub: q}
 	}
 	p.groupID++
 	parentGroup := p.curGroup
 	p.curGroup = p.groupID
 	defer func() { p.curGroup = parentGroup }()
-	var elems []groupElem
+	g := &groupPattern{open: open}
 	for !p.isP("}") {
 		t := p.tok()
-		switch {
-		case t.kind == tEOF:
+		if t.kind == tEOF {
 			panic(p.errf(open, "unclosed '{'"))
-		case p.isKw("FILTER"):
-			p.adv()
-			elems = append(elems, groupElem{kind: elemFilter, expr: p.constraint(), tok: t})
-		case p.isKw("OPTIONAL"):
-			p.adv()
-			elems = append(elems, groupElem{kind: elemOptional, node: p.groupGraphPattern(), tok: t})
-		case p.isKw("MINUS"):
-			p.adv()
-			elems = append(elems, groupElem{kind: elemMinus, node: p.groupGraphPattern(), tok: t})
-		case p.isKw("BIND"):
-			p.adv()
-			p.expectP("(")
-			e := p.expression()
-			p.expectKw("AS")
-			v := p.adv()
-			if v.kind != tVar {
-				panic(p.errf(v, "expected a variable after AS"))
-			}
-			p.expectP(")")
-			elems = append(elems, groupElem{kind: elemBind, expr: e, bindV: v.val, tok: v})
-		case p.isKw("VALUES"):
-			p.adv()
-			elems = append(elems, groupElem{kind: elemOther, node: p.dataBlock(), tok: t})
-		case p.isKw("GRAPH"):
-			p.adv()
-			name := p.varOrIRI()
-			g := p.groupGraphPattern()
-			elems = append(elems, groupElem{kind: elemOther, node: wrap(p, &Graph{Name: name, P: g}, g), tok: t})
-		case p.isKw("SERVICE"):
-			p.adv()
-			silent := p.acceptKw("SILENT")
-			name := p.varOrIRI()
-			g := p.groupGraphPattern()
-			elems = append(elems, groupElem{kind: elemOther, node: wrap(p, &Service{Name: name, P: g, Silent: silent}, g), tok: t})
-		case p.isP("{"):
-			n := p.groupGraphPattern()
-			for p.acceptKw("UNION") {
-				r := p.groupGraphPattern()
-				n = wrap(p, &Union{L: n, R: r}, n, r)
-			}
-			elems = append(elems, groupElem{kind: elemOther, node: n, tok: t})
-		default:
+		}
+		e, ok := p.groupElement()
+		if !ok {
 			items := p.triplesBlock()
 			if len(items) == 0 {
 				panic(p.errf(t, "unexpected %s in group graph pattern", t))
@@ -684,14 +626,15 @@ func (p *parser) groupGraphPattern() Node {
 			if prev := p.prev; !(prev.kind == tPunct && prev.val == ".") && p.startsTriples() {
 				panic(p.errf(p.tok(), "expected '.' before %s", p.tok()))
 			}
-			if len(elems) > 0 && elems[len(elems)-1].kind == elemTriples {
-				elems[len(elems)-1].triple = append(elems[len(elems)-1].triple, items...)
+			if n := len(g.elems); n > 0 && g.elems[n-1].kind == elemTriples {
+				g.elems[n-1].triple = append(g.elems[n-1].triple, items...)
 			} else {
-				elems = append(elems, groupElem{kind: elemTriples, triple: items, tok: t})
+				g.elems = append(g.elems, groupElem{kind: elemTriples, triple: items, tok: t})
 			}
 			continue
 		}
-		if k := elems[len(elems)-1].kind; k != elemFilter && k != elemBind {
+		g.elems = append(g.elems, e)
+		if e.kind != elemFilter && e.kind != elemBind {
 			// triples after OPTIONAL, MINUS, GRAPH, a group... form a new BGP
 			p.groupID++
 			p.curGroup = p.groupID
@@ -699,7 +642,50 @@ func (p *parser) groupGraphPattern() Node {
 		p.acceptP(".")
 	}
 	p.expectP("}")
-	return p.translateGroup(elems)
+	return g
+}
+
+// groupElement parses the element of a group graph pattern that starts
+// at the current token, unless that is a triples block (ok false).
+func (p *parser) groupElement() (e groupElem, ok bool) {
+	e.tok = p.tok()
+	switch {
+	case p.acceptKw("FILTER"):
+		e.kind, e.expr = elemFilter, p.constraint()
+	case p.acceptKw("OPTIONAL"):
+		e.kind, e.group = elemOptional, p.groupGraphPattern()
+	case p.acceptKw("MINUS"):
+		e.kind, e.group = elemMinus, p.groupGraphPattern()
+	case p.acceptKw("BIND"):
+		p.expectP("(")
+		e.kind, e.expr = elemBind, p.expression()
+		p.expectKw("AS")
+		v := p.adv()
+		if v.kind != tVar {
+			panic(p.errf(v, "expected a variable after AS"))
+		}
+		p.expectP(")")
+		e.bindV, e.tok = v.val, v
+	case p.acceptKw("VALUES"):
+		e.kind, e.values = elemValues, p.dataBlock()
+	case p.acceptKw("GRAPH"):
+		name := p.varOrIRI()
+		e.kind, e.name = elemGraph, &name
+		e.group = p.groupGraphPattern()
+	case p.acceptKw("SERVICE"):
+		e.kind, e.silent = elemService, p.acceptKw("SILENT")
+		name := p.varOrIRI()
+		e.name = &name
+		e.group = p.groupGraphPattern()
+	case p.isP("{"):
+		e.kind, e.union = elemUnion, []*groupPattern{p.groupGraphPattern()}
+		for p.acceptKw("UNION") {
+			e.union = append(e.union, p.groupGraphPattern())
+		}
+	default:
+		return e, false
+	}
+	return e, true
 }
 
 func (p *parser) varOrIRI() Term {
@@ -1176,17 +1162,17 @@ func (p *parser) relExpr() Expr {
 		switch t.val {
 		case "=", "!=", "<", ">", "<=", ">=":
 			p.adv()
-			return p.call(t.val, l, p.addExpr())
+			return call(p, t.val, l, p.addExpr())
 		}
 	}
 	if p.isKw("IN") {
 		p.adv()
-		return p.call("IN", append([]Expr{l}, p.exprList()...)...)
+		return call(p, "IN", append([]Expr{l}, p.exprList()...)...)
 	}
 	if p.isKw("NOT") && p.isKwAt(1, "IN") {
 		p.adv()
 		p.adv()
-		return p.call("NOT IN", append([]Expr{l}, p.exprList()...)...)
+		return call(p, "NOT IN", append([]Expr{l}, p.exprList()...)...)
 	}
 	return l
 }
@@ -1220,7 +1206,7 @@ func (p *parser) leftAssoc(next func() Expr, ops ...string) Expr {
 			return l
 		}
 		p.adv()
-		l = p.call(t.val, l, next())
+		l = call(p, t.val, l, next())
 	}
 }
 
@@ -1240,7 +1226,7 @@ func (p *parser) unary() Expr {
 			p.adv()
 			p.enter()
 			defer p.leave()
-			return p.call(op, p.unary())
+			return call(p, op, p.unary())
 		}
 	}
 	return p.primary()
@@ -1326,7 +1312,7 @@ func (p *parser) primary() Expr {
 			p.aggOK = false
 			g := p.groupGraphPattern()
 			p.aggOK = savedAgg
-			return wrap(p, &Exists{Not: not, P: g}, g)
+			return &existsSyntax{not: not, g: g, tok: t}
 		}
 		if arity, ok := builtins[u]; ok {
 			p.adv()
@@ -1346,7 +1332,7 @@ func (p *parser) primary() Expr {
 			if !arityOK(arity, len(args)) {
 				panic(p.errf(t, "wrong number of arguments to %s", u))
 			}
-			c := p.call(u, args...)
+			c := call(p, u, args...)
 			c.Pos = t.pos
 			return c
 		}
@@ -1375,7 +1361,7 @@ func arityOK(arity, n int) bool {
 func (p *parser) functionCall(iri string, t token) Expr {
 	p.expectP("(")
 	if p.acceptP(")") {
-		c := p.call(iri)
+		c := call(p, iri)
 		c.Pos = t.pos
 		return c
 	}
@@ -1390,7 +1376,7 @@ func (p *parser) functionCall(iri string, t token) Expr {
 		}
 	}
 	p.expectP(")")
-	c := p.call(iri, args...)
+	c := call(p, iri, args...)
 	c.Pos = t.pos
 	return c
 }
@@ -1424,10 +1410,9 @@ func (p *parser) aggregate() Expr {
 	p.expectP(")")
 	p.aggOK = true
 	p.deep(a, a.Arg)
+	// the translation binds it to a variable of its own
 	p.newVar(p.tok())
-	v := fmt.Sprintf("_:agg%d", len(p.aggs))
-	p.aggs = append(p.aggs, AggBinding{Var: v, Agg: a})
-	return &ExprVar{Name: v}
+	return a
 }
 
 // ---- updates ----
@@ -1508,7 +1493,7 @@ func (p *parser) updateOp() UpdateOp {
 			}
 		}
 		p.expectKw("WHERE")
-		m.Where = p.groupGraphPattern()
+		p.modifyWheres = append(p.modifyWheres, modifyWhere{m, p.groupGraphPattern()})
 		return m
 	}
 	panic(p.errf(t, "expected an update operation, found %s", t))

@@ -162,3 +162,16 @@ func FuzzParseUpdate(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkParseQuery parses and translates the fuzz seeds, which use
+// every construct of the grammar, once per iteration.
+func BenchmarkParseQuery(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, s := range fuzzSeeds {
+			if _, err := ParseQuery(s, Options{Base: "http://example.org/"}); err != nil {
+				b.Fatalf("%s: %v", s, err)
+			}
+		}
+	}
+}

@@ -5,8 +5,78 @@ import (
 	"strings"
 )
 
-// The syntax of a query's projection and solution modifiers, as parsed
-// and before translation to algebra (translate.go).
+// The syntax tree the parser builds (SPARQL 1.1 §19.8): queries, group
+// graph patterns and their elements, projections and solution modifiers,
+// as written and before translation to algebra (translate.go).
+
+// querySyntax is a Query or a SubSelect.
+type querySyntax struct {
+	form      Form
+	sel       selectClause // star for the forms other than SELECT
+	from      []string
+	fromNamed []string
+	template  []TriplePattern // CONSTRUCT
+	describe  []Term          // DESCRIBE, nil for DESCRIBE *
+	// where is the WHERE clause; nil for DESCRIBE without one and for
+	// CONSTRUCT WHERE, whose pattern is its template
+	where *groupPattern
+	mods  *solutionModifier
+	base  string
+}
+
+// groupPattern is a GroupGraphPattern: a sub-select or a group of
+// elements.
+type groupPattern struct {
+	open  token // its '{'
+	sub   *querySyntax
+	elems []groupElem
+}
+
+// groupElem is one element of a group graph pattern.
+type groupElem struct {
+	kind   elemKind
+	tok    token           // where the element starts (BIND: its variable)
+	triple []patternItem   // elemTriples
+	expr   Expr            // elemFilter, elemBind
+	bindV  string          // elemBind
+	group  *groupPattern   // elemOptional, elemMinus, elemGraph, elemService
+	union  []*groupPattern // elemUnion: a group and the groups UNIONed to it
+	name   *Term           // elemGraph, elemService
+	silent bool            // elemService
+	values *Values         // elemValues
+}
+
+type elemKind uint8
+
+const (
+	elemTriples  elemKind = iota // a triples block
+	elemFilter                   // FILTER constraint
+	elemOptional                 // OPTIONAL group
+	elemMinus                    // MINUS group
+	elemBind                     // BIND (expr AS ?v)
+	elemValues                   // VALUES data block
+	elemGraph                    // GRAPH name group
+	elemService                  // SERVICE [SILENT] name group
+	elemUnion                    // group [UNION group]...
+)
+
+// patternItem is a triple pattern or a path pattern in a triples block.
+type patternItem struct {
+	s    Term
+	path Path // nil when p is a plain predicate
+	p    Term
+	o    Term
+}
+
+// existsSyntax is EXISTS or NOT EXISTS with its pattern as parsed; the
+// translation replaces it by an *Exists over the pattern's algebra.
+type existsSyntax struct {
+	not bool
+	g   *groupPattern
+	tok token
+}
+
+func (*existsSyntax) expr() {}
 
 // selectClause is a SELECT clause (§19.8 SelectClause); the other query
 // forms project every variable (star).
@@ -30,9 +100,7 @@ type solutionModifier struct {
 	order   []OrderCond
 	limit   int64 // -1 when absent
 	offset  int64
-	values  Node // the trailing VALUES block, or nil
-	// aggs are the aggregates of the select clause, HAVING and ORDER BY
-	aggs []AggBinding
+	values  *Values // the trailing VALUES block, or nil
 	// end is the token after LIMIT and OFFSET, where errors of the whole
 	// query (SELECT * with GROUP BY) are reported
 	end token
@@ -53,7 +121,6 @@ func (p *parser) solutionModifier() *solutionModifier {
 		m.order = p.orderClause()
 	}
 	p.limitOffsetClauses(m)
-	m.aggs = p.aggs
 	m.end = p.tok()
 	if p.acceptKw("VALUES") {
 		m.values = p.dataBlock()

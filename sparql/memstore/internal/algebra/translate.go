@@ -1,11 +1,13 @@
 package algebra
 
-// The translation of parsed syntax to algebra (SPARQL 1.1 §18.2): group
-// graph patterns (§18.2.2), triples blocks and paths (§18.2.2.4), and a
-// query's projection and solution modifiers (§18.2.4–18.2.5). The
-// grammar is in parse.go and syntax.go; it reports every error of the
+// The translation of the syntax tree (syntax.go) to algebra (SPARQL 1.1
+// §18.2): queries and sub-selects, group graph patterns (§18.2.2),
+// triples blocks and paths (§18.2.2.4), EXISTS in expressions, and a
+// query's aggregates, projection and solution modifiers (§18.2.4–18.2.5).
+// The grammar is in parse.go and syntax.go; it reports every error of the
 // text with its position, the translation only those of scope (a BIND or
-// AS variable already in scope, ungrouped variables).
+// AS variable already in scope, ungrouped variables) and of the algebra's
+// depth, at the element or clause they concern.
 
 import (
 	"fmt"
@@ -14,19 +16,196 @@ import (
 	"github.com/regelkit/regelkit/sparql/graph"
 )
 
+// translator turns a syntax tree into algebra, within the budget the
+// parser started.
+type translator struct {
+	*budget
+	an        *Analysis
+	freshVars int
+	// at is where errors are reported: the element or clause being
+	// translated
+	at token
+}
+
+func newTranslator(p *parser) *translator {
+	return &translator{budget: p.budget, an: NewAnalysis(), at: p.tok()}
+}
+
+// deep records the depth of x, built on parts, failing at the element
+// being translated past the bound.
+func (tr *translator) deep(x any, parts ...any) {
+	if !tr.deepen(x, parts...) {
+		panic(tr.depthError(tr.at))
+	}
+}
+
+// bgp records the depth of a basic graph pattern: evaluation recurses
+// once per triple pattern.
+func (tr *translator) bgp(b *BGP) *BGP {
+	if !tr.setDepth(b, 1+len(b.Patterns)) {
+		panic(tr.depthError(tr.at))
+	}
+	return b
+}
+
+func (tr *translator) errf(t token, format string, args ...any) *Error {
+	return errAt(t, format, args...)
+}
+
+// translateQuery translates a query or sub-select.
+func (tr *translator) translateQuery(qs *querySyntax) *Query {
+	q := &Query{Form: qs.form, From: qs.from, FromNamed: qs.fromNamed, Base: qs.base, Describe: qs.describe}
+	var where Node
+	switch {
+	case qs.where != nil:
+		where = tr.translateGroup(qs.where)
+	case qs.form == Construct:
+		// CONSTRUCT WHERE: the template is the pattern (§16.2.4)
+		where = tr.bgp(&BGP{Patterns: qs.template})
+	default:
+		where = &BGP{}
+	}
+	if qs.form == Construct {
+		q.Template = append([]TriplePattern(nil), qs.template...)
+	}
+	q.Pattern = tr.translateModifiers(where, q, qs.sel, qs.mods)
+	if qs.form == Describe && q.Describe == nil {
+		q.Describe = varsAsTerms(q.Vars)
+	}
+	return q
+}
+
+func varsAsTerms(vars []string) []Term {
+	out := []Term{}
+	for _, v := range vars {
+		out = append(out, Term{Var: v})
+	}
+	return out
+}
+
+// aggregates replaces each aggregate of the select expressions, HAVING
+// and ORDER BY, in that order, by a variable of its own, and returns the
+// bindings (§18.2.4.1).
+func (tr *translator) aggregates(sel selectClause, m *solutionModifier) []AggBinding {
+	var aggs []AggBinding
+	bind := func(e *Expr) {
+		tr.replaceAggregates(e, &aggs)
+	}
+	for i := range sel.items {
+		if sel.items[i].expr != nil {
+			bind(&sel.items[i].expr)
+		}
+	}
+	for i := range m.having {
+		bind(&m.having[i])
+	}
+	for i := range m.order {
+		bind(&m.order[i].Expr)
+	}
+	return aggs
+}
+
+// replaceAggregates replaces the aggregates in *e. The grammar admits
+// them only at the top of the expressions aggregates visits, under
+// operators and function calls, never inside another aggregate or EXISTS.
+func (tr *translator) replaceAggregates(e *Expr, aggs *[]AggBinding) {
+	switch x := (*e).(type) {
+	case *Aggregate:
+		v := fmt.Sprintf("_:agg%d", len(*aggs))
+		*aggs = append(*aggs, AggBinding{Var: v, Agg: x})
+		*e = &ExprVar{Name: v}
+	case *Call:
+		for i := range x.Args {
+			tr.replaceAggregates(&x.Args[i], aggs)
+		}
+	}
+}
+
+// translateExpr replaces each EXISTS of e by an *Exists over its pattern's
+// algebra and returns e, with the depths of the operators above them
+// brought up to date.
+func (tr *translator) translateExpr(e Expr) Expr {
+	e, _ = tr.translateExists(e)
+	return e
+}
+
+// translateExists is translateExpr, also reporting whether e's depth may
+// have changed.
+func (tr *translator) translateExists(e Expr) (Expr, bool) {
+	switch x := e.(type) {
+	case *existsSyntax:
+		at := tr.at
+		tr.at = x.tok
+		g := tr.translateGroup(x.g)
+		ex := wrap(tr, &Exists{Not: x.not, P: g}, g)
+		tr.at = at
+		return ex, true
+	case *Call:
+		changed := false
+		for i, a := range x.Args {
+			t, ch := tr.translateExists(a)
+			x.Args[i] = t
+			changed = changed || ch
+		}
+		if changed {
+			parts := make([]any, len(x.Args))
+			for i, a := range x.Args {
+				parts[i] = a
+			}
+			tr.deep(x, parts...)
+		}
+		return x, changed
+	case *Aggregate:
+		if x.Arg == nil {
+			return x, false
+		}
+		t, ch := tr.translateExists(x.Arg)
+		x.Arg = t
+		if ch {
+			tr.deep(x, x.Arg)
+		}
+		return x, ch
+	}
+	return e, false
+}
+
+func (tr *translator) join(l, r Node) Node { return wrap(tr, &Join{L: l, R: r}, l, r) }
+
+func (tr *translator) filter(e Expr, n Node) Node { return wrap(tr, &Filter{Expr: e, P: n}, e, n) }
+
+func (tr *translator) extend(n Node, v string, e Expr) Node {
+	return wrap(tr, &Extend{P: n, Var: v, Expr: e}, n, e)
+}
+
 // translateModifiers translates a query's projection and solution
 // modifiers over its WHERE pattern (SPARQL 1.1 §18.2.4–18.2.5): grouping
 // and aggregates, HAVING, the trailing VALUES, the select expressions,
 // ORDER BY, the projection, DISTINCT or REDUCED, and the slice. It sets
 // q.Vars, the projected variables.
-func (p *parser) translateModifiers(where Node, q *Query, sel selectClause, m *solutionModifier) Node {
+func (tr *translator) translateModifiers(where Node, q *Query, sel selectClause, m *solutionModifier) Node {
 	node := where
+	tr.at = m.end
+	for i := range m.keys {
+		m.keys[i].Expr = tr.translateExpr(m.keys[i].Expr)
+	}
+	for i := range sel.items {
+		if sel.items[i].expr != nil {
+			sel.items[i].expr = tr.translateExpr(sel.items[i].expr)
+		}
+	}
+	for i := range m.having {
+		m.having[i] = tr.translateExpr(m.having[i])
+	}
+	for i := range m.order {
+		m.order[i].Expr = tr.translateExpr(m.order[i].Expr)
+	}
+	aggs := tr.aggregates(sel, m)
 	// §18.2.4.1 grouping and aggregation
-	grouped := m.grouped || len(m.aggs) > 0
+	grouped := m.grouped || len(aggs) > 0
 	if grouped {
-		node = p.group(node, m)
+		node = tr.group(node, m.keys, aggs)
 		if sel.star && q.Form == Select {
-			panic(p.errf(m.end, "SELECT * is not allowed with GROUP BY or aggregates"))
+			panic(tr.errf(m.end, "SELECT * is not allowed with GROUP BY or aggregates"))
 		}
 	}
 	// which variables are visible after grouping
@@ -36,29 +215,29 @@ func (p *parser) translateModifiers(where Node, q *Query, sel selectClause, m *s
 			groupVars[k.Var] = true
 		}
 	}
-	for _, a := range m.aggs {
+	for _, a := range aggs {
 		groupVars[a.Var] = true
 	}
 	if len(m.having) > 0 {
-		node = p.filter(p.conj(m.having), node)
+		node = tr.filter(tr.conj(m.having), node)
 	}
 	// the trailing VALUES joins before the select expressions (§18.2.4.3)
 	if m.values != nil {
-		node = p.join(node, m.values)
+		node = tr.join(node, m.values)
 	}
-	node = p.selectExpressions(node, where, sel, grouped, groupVars)
+	node = tr.selectExpressions(node, where, sel, grouped, groupVars)
 	if len(m.order) > 0 {
 		o := &OrderBy{P: node, Conds: m.order}
 		parts := []any{node}
 		for _, c := range m.order {
 			parts = append(parts, c.Expr)
 		}
-		p.deep(o, parts...)
+		tr.deep(o, parts...)
 		node = o
 	}
 	// §18.2.5 projection, DISTINCT, REDUCED, slice
 	if sel.star {
-		q.Vars = publicVars(p.an.InScope(where))
+		q.Vars = publicVars(tr.an.InScope(where))
 	} else {
 		q.Vars = nil
 		for _, it := range sel.items {
@@ -66,69 +245,69 @@ func (p *parser) translateModifiers(where Node, q *Query, sel selectClause, m *s
 		}
 	}
 	if q.Form == Select || q.Form == Describe {
-		node = wrap(p, &Project{P: node, Vars: q.Vars}, node)
+		node = wrap(tr, &Project{P: node, Vars: q.Vars}, node)
 	}
 	if sel.distinct {
-		node = wrap(p, &Distinct{P: node}, node)
+		node = wrap(tr, &Distinct{P: node}, node)
 	} else if sel.reduced {
-		node = wrap(p, &Reduced{P: node}, node)
+		node = wrap(tr, &Reduced{P: node}, node)
 	}
 	if m.offset > 0 || m.limit >= 0 {
-		node = wrap(p, &Slice{P: node, Offset: m.offset, Limit: m.limit}, node)
+		node = wrap(tr, &Slice{P: node, Offset: m.offset, Limit: m.limit}, node)
 	}
 	return node
 }
 
 // group is Group(keys, aggregates, node) (§18.2.4.1).
-func (p *parser) group(node Node, m *solutionModifier) Node {
-	g := &Group{P: node, Keys: m.keys, Aggs: m.aggs}
+func (tr *translator) group(node Node, keys []GroupKey, aggs []AggBinding) Node {
+	g := &Group{P: node, Keys: keys, Aggs: aggs}
 	parts := []any{node}
-	for _, k := range m.keys {
+	for _, k := range keys {
 		parts = append(parts, k.Expr)
 	}
-	for _, a := range m.aggs {
+	for _, a := range aggs {
 		parts = append(parts, a.Agg)
 	}
-	p.deep(g, parts...)
+	tr.deep(g, parts...)
 	return g
 }
 
 // selectExpressions extends node with the (expr AS ?v) items of the select
 // clause (§18.2.4.4), checking that each ?v is new and, in a grouped
 // query, that every projected variable is grouped or aggregated.
-func (p *parser) selectExpressions(node, where Node, sel selectClause, grouped bool, groupVars map[string]bool) Node {
+func (tr *translator) selectExpressions(node, where Node, sel selectClause, grouped bool, groupVars map[string]bool) Node {
 	inScope := map[string]bool{}
-	for _, v := range p.an.InScope(where) {
+	for _, v := range tr.an.InScope(where) {
 		inScope[v] = true
 	}
 	seen := map[string]bool{}
 	for _, it := range sel.items {
 		if it.expr != nil {
 			if inScope[it.v] || seen[it.v] {
-				panic(p.errf(it.tok, "variable ?%s is already bound before AS", it.v))
+				panic(tr.errf(it.tok, "variable ?%s is already bound before AS", it.v))
 			}
 			if grouped {
-				p.checkGroupedExpr(it.expr, groupVars, it.tok)
+				tr.checkGroupedExpr(it.expr, groupVars, it.tok)
 			}
-			node = p.extend(node, it.v, it.expr)
+			node = tr.extend(node, it.v, it.expr)
 			groupVars[it.v] = true
 		} else if grouped && !groupVars[it.v] {
-			panic(p.errf(it.tok, "variable ?%s is neither grouped nor aggregated", it.v))
+			panic(tr.errf(it.tok, "variable ?%s is neither grouped nor aggregated", it.v))
 		}
 		seen[it.v] = true
 	}
 	return node
 }
 
-func (p *parser) checkGroupedExpr(e Expr, ok map[string]bool, t token) {
+func (tr *translator) checkGroupedExpr(e Expr, ok map[string]bool, t token) {
 	switch e := e.(type) {
 	case *ExprVar:
 		if !ok[e.Name] {
-			panic(p.errf(t, "variable ?%s is neither grouped nor aggregated", e.Name))
+			panic(tr.errf(t, "variable ?%s is neither grouped nor aggregated", e.Name))
 		}
 	case *Call:
 		for _, a := range e.Args {
-			p.checkGroupedExpr(a, ok, t)
+			tr.checkGroupedExpr(a, ok, t)
 		}
 	}
 }
@@ -143,17 +322,21 @@ func publicVars(vars []string) []string {
 	return out
 }
 
-func (p *parser) conj(es []Expr) Expr {
+func (tr *translator) conj(es []Expr) Expr {
 	e := es[0]
 	for _, x := range es[1:] {
-		e = p.call("&&", e, x)
+		e = call(tr, "&&", e, x)
 	}
 	return e
 }
 
 // translateGroup implements the translation of a group graph pattern
 // (SPARQL 1.1 §18.2.2.6).
-func (p *parser) translateGroup(elems []groupElem) Node {
+func (tr *translator) translateGroup(gp *groupPattern) Node {
+	if gp.sub != nil {
+		q := tr.translateQuery(gp.sub)
+		return wrap(tr, &SubQuery{Q: q}, q.Pattern)
+	}
 	var g Node = &BGP{}
 	var filters []Expr
 	// the in-scope variables of g, brought up to date at each BIND from
@@ -167,7 +350,7 @@ func (p *parser) translateGroup(elems []groupElem) Node {
 			if _, isFilter := a.(*Filter); isFilter {
 				// keep {{ ... FILTER }} from turning into an OPTIONAL's
 				// own filter
-				g = p.join(g, a)
+				g = tr.join(g, a)
 				return
 			}
 			g = a
@@ -176,65 +359,88 @@ func (p *parser) translateGroup(elems []groupElem) Node {
 		if b, ok := a.(*BGP); ok && len(b.Patterns) == 0 {
 			return
 		}
-		g = p.join(g, a)
+		g = tr.join(g, a)
 	}
-	for _, e := range elems {
+	for _, e := range gp.elems {
+		tr.at = e.tok
 		switch e.kind {
 		case elemFilter:
-			filters = append(filters, e.expr)
+			filters = append(filters, tr.translateExpr(e.expr))
 		case elemOptional:
-			pending = append(pending, e.node)
-			if f, ok := e.node.(*Filter); ok {
-				g = wrap(p, &LeftJoin{L: g, R: f.P, Expr: f.Expr}, g, f.P, f.Expr)
+			r := tr.translateGroup(e.group)
+			tr.at = e.tok
+			pending = append(pending, r)
+			if f, ok := r.(*Filter); ok {
+				g = wrap(tr, &LeftJoin{L: g, R: f.P, Expr: f.Expr}, g, f.P, f.Expr)
 			} else {
-				g = wrap(p, &LeftJoin{L: g, R: e.node}, g, e.node)
+				g = wrap(tr, &LeftJoin{L: g, R: r}, g, r)
 			}
 		case elemMinus:
-			g = wrap(p, &Minus{L: g, R: e.node}, g, e.node)
+			r := tr.translateGroup(e.group)
+			tr.at = e.tok
+			g = wrap(tr, &Minus{L: g, R: r}, g, r)
 		case elemBind:
+			x := tr.translateExpr(e.expr)
+			tr.at = e.tok
 			for _, n := range pending {
-				for _, v := range p.an.InScope(n) {
+				for _, v := range tr.an.InScope(n) {
 					scope[v] = true
 				}
 			}
 			pending = pending[:0]
 			if scope[e.bindV] {
-				panic(p.errf(e.tok, "BIND variable ?%s is already in scope", e.bindV))
+				panic(tr.errf(e.tok, "BIND variable ?%s is already in scope", e.bindV))
 			}
 			scope[e.bindV] = true
-			g = p.extend(g, e.bindV, e.expr)
+			g = tr.extend(g, e.bindV, x)
 		case elemTriples:
-			join(p.translateTriples(e.triple))
-		default:
-			join(e.node)
+			join(tr.translateTriples(e.triple))
+		case elemValues:
+			join(e.values)
+		case elemGraph:
+			r := tr.translateGroup(e.group)
+			tr.at = e.tok
+			join(wrap(tr, &Graph{Name: *e.name, P: r}, r))
+		case elemService:
+			r := tr.translateGroup(e.group)
+			tr.at = e.tok
+			join(wrap(tr, &Service{Name: *e.name, P: r, Silent: e.silent}, r))
+		case elemUnion:
+			n := tr.translateGroup(e.union[0])
+			for _, u := range e.union[1:] {
+				r := tr.translateGroup(u)
+				tr.at = u.open
+				n = wrap(tr, &Union{L: n, R: r}, n, r)
+			}
+			join(n)
 		}
 	}
 	if len(filters) > 0 {
-		g = p.filter(p.conj(filters), g)
+		g = tr.filter(tr.conj(filters), g)
 	}
 	return g
 }
 
-func (p *parser) freshVar() Term {
-	p.newVar(p.tok())
-	p.freshVars++
-	return Term{Var: fmt.Sprintf("_:_p%d", p.freshVars)}
+func (tr *translator) freshVar() Term {
+	tr.addVar(tr.at)
+	tr.freshVars++
+	return Term{Var: fmt.Sprintf("_:_p%d", tr.freshVars)}
 }
 
 // translateTriples turns a triples block into BGPs and path patterns,
 // rewriting sequence, inverse and plain-IRI paths into triples (§18.2.2.4).
-func (p *parser) translateTriples(items []patternItem) Node {
+func (tr *translator) translateTriples(items []patternItem) Node {
 	var out Node
 	bgp := &BGP{}
 	flush := func() {
 		if len(bgp.Patterns) == 0 {
 			return
 		}
-		p.bgp(bgp)
+		tr.bgp(bgp)
 		if out == nil {
 			out = bgp
 		} else {
-			out = p.join(out, bgp)
+			out = tr.join(out, bgp)
 		}
 		bgp = &BGP{}
 	}
@@ -250,17 +456,17 @@ func (p *parser) translateTriples(items []patternItem) Node {
 				return
 			}
 		case *PathSeq:
-			v := p.freshVar()
+			v := tr.freshVar()
 			add(s, pp.L, v)
 			add(v, pp.R, o)
 			return
 		}
 		flush()
-		pat := wrap(p, &PathPattern{S: s, Path: path, O: o}, path)
+		pat := wrap(tr, &PathPattern{S: s, Path: path, O: o}, path)
 		if out == nil {
 			out = pat
 		} else {
-			out = p.join(out, pat)
+			out = tr.join(out, pat)
 		}
 	}
 	for _, it := range items {
