@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/regelkit/regelkit/internal/suitetest"
+	"github.com/regelkit/regelkit/sparql/suitetest"
 )
 
 // TestAssembleDRDGolden compares the DMN document AssembleDRD writes for

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/regelkit/regelkit/internal/suitetest"
 	"github.com/regelkit/regelkit/shacl"
 	"github.com/regelkit/regelkit/sparql/graph"
+	"github.com/regelkit/regelkit/sparql/suitetest"
 )
 
 // The W3C SHACL test suite (data-shapes-test-suite). Only the Core tests

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/regelkit/regelkit/dmn/feel"
-	"github.com/regelkit/regelkit/internal/suitetest"
+	"github.com/regelkit/regelkit/sparql/suitetest"
 )
 
 // floorFile lists the ids of the test cases of one compliance level that

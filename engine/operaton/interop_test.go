@@ -17,7 +17,7 @@ import (
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/engine/local"
 	"github.com/regelkit/regelkit/engine/rest"
-	"github.com/regelkit/regelkit/internal/suitetest"
+	"github.com/regelkit/regelkit/sparql/suitetest"
 )
 
 // TestInteropTCK deploys every compliance-level-2 model of the DMN TCK

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/regelkit/regelkit/internal/suitetest"
 	"github.com/regelkit/regelkit/sparql/graph"
+	"github.com/regelkit/regelkit/sparql/suitetest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/regelkit/regelkit/internal/suitetest"
+	"github.com/regelkit/regelkit/sparql/suitetest"
 )
 
 // The W3C RDF 1.1 syntax suites are read from ../shared/testsuites/rdf-tests

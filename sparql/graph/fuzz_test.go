@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/regelkit/regelkit/internal/suitetest"
+	"github.com/regelkit/regelkit/sparql/suitetest"
 )
 
 const fuzzBase = "http://example.org/base/doc"

@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/regelkit/regelkit/internal/suitetest"
 	"github.com/regelkit/regelkit/sparql"
 	"github.com/regelkit/regelkit/sparql/graph"
 	"github.com/regelkit/regelkit/sparql/memstore/internal/algebra"
+	"github.com/regelkit/regelkit/sparql/suitetest"
 )
 
 // The W3C SPARQL test suites, read from ../shared/testsuites/rdf-tests

@@ -16,9 +16,9 @@ import (
 	"testing"
 	"unicode/utf16"
 
-	"github.com/regelkit/regelkit/internal/suitetest"
 	"github.com/regelkit/regelkit/sparql"
 	"github.com/regelkit/regelkit/sparql/graph"
+	"github.com/regelkit/regelkit/sparql/suitetest"
 )
 
 // The W3C SPARQL 1.1 protocol, graph store protocol and service

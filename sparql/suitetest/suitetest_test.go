@@ -194,7 +194,7 @@ func TestDefaultLocation(t *testing.T) {
 	s := Suite{Name: "demo suite", Env: "REGELKIT_SUITETEST_DEMO", Dir: "demo"}
 	t.Setenv(s.Env, "")
 	dir, _ := s.Lookup()
-	// the test runs in internal/suitetest, two levels below the module root
+	// the test runs in sparql/suitetest, two levels below the module root
 	wd, _ := os.Getwd()
 	want := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(wd))), "shared", "testsuites", "demo")
 	if dir != want {

@@ -10,8 +10,9 @@
 //	res.Record(t, id, runOne(dir, id)) // for each test
 //	res.Check(t, "testdata/conformance/turtle.txt")
 //
-// The package lives under the module's top-level internal directory
-// because every package with a conformance test (sparql/graph,
-// sparql/memstore, shacl, dmn/tck, engine/operaton) imports it and the Go
-// internal rule admits exactly that without making it public API.
+// It is a public test-support package, as net/http/httptest is, placed
+// under sparql/ because sparql/graph is the lowest layer of the module:
+// every package with a conformance test (sparql/graph, sparql/memstore,
+// shacl, dmn/tck, engine/operaton) may import it without importing
+// upwards. It imports nothing of regelkit.
 package suitetest
