@@ -1,0 +1,48 @@
+package metrics
+
+import (
+	"context"
+	"time"
+
+	"github.com/regelkit/regelkit/engine"
+)
+
+// maxCountedInstances caps the running-instance gauge: the engine has no
+// count of instances, so the scrape lists them, at most this many.
+const maxCountedInstances = 10000
+
+// scrapeTimeout bounds each engine query a scrape makes.
+const scrapeTimeout = 2 * time.Second
+
+// Engine registers engine_process_instances_running and
+// engine_tasks_open, read from eng at scrape time, when eng implements
+// engine.Processes; otherwise the series are absent. A query that fails or
+// takes longer than two seconds reports -1 for that scrape.
+func (m *Metrics) Engine(eng any) {
+	p, ok := eng.(engine.Processes)
+	if !ok {
+		return
+	}
+	m.GaugeFunc("engine_process_instances_running",
+		"Running process instances of the process engine (at most 10000 are counted; -1: the engine did not answer).",
+		func() float64 {
+			ctx, cancel := context.WithTimeout(context.Background(), scrapeTimeout)
+			defer cancel()
+			list, err := p.ProcessInstances(ctx, engine.ProcessInstanceQuery{MaxResults: maxCountedInstances})
+			if err != nil {
+				return -1
+			}
+			return float64(len(list))
+		})
+	m.GaugeFunc("engine_tasks_open",
+		"Open user tasks of the process engine (-1: the engine did not answer).",
+		func() float64 {
+			ctx, cancel := context.WithTimeout(context.Background(), scrapeTimeout)
+			defer cancel()
+			n, err := p.TaskCount(ctx, engine.TaskQuery{})
+			if err != nil {
+				return -1
+			}
+			return float64(n)
+		})
+}

@@ -1,0 +1,172 @@
+package metrics
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gorilla/mux"
+)
+
+// Unmatched is the route label of a request no route matched (404, 405).
+const Unmatched = "unmatched"
+
+// Path is where Wrap serves the metrics when Config.Public is set.
+const Path = "/metrics"
+
+type routeKey struct{}
+
+// observation is filled in while a request passes the router: the route
+// template it matched. The middleware reads it when the answer is done.
+type observation struct{ route string }
+
+func setRoute(ctx context.Context, route string) {
+	if o, ok := ctx.Value(routeKey{}).(*observation); ok {
+		o.route = route
+	}
+}
+
+// MuxTemplates makes r report the path template of the route each request
+// matched (/v1/task/{id}, never the raw path) to the middleware of Wrap.
+// Requests r answers itself (404, 405) stay "unmatched".
+func MuxTemplates(r *mux.Router) {
+	r.Use(func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			if cr := mux.CurrentRoute(req); cr != nil {
+				if t, err := cr.GetPathTemplate(); err == nil {
+					setRoute(req.Context(), t)
+				}
+			}
+			next.ServeHTTP(w, req)
+		})
+	})
+}
+
+// ServeMuxPatterns reports the pattern of the http.ServeMux route each
+// request matched ("/api/", "GET /swagger" as "/swagger"). A request the
+// mux matches with no pattern stays "unmatched".
+func ServeMuxPatterns(m *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		m.ServeHTTP(w, r)
+		// ServeMux records the pattern on the request it was given.
+		if p := r.Pattern; p != "" {
+			if _, path, ok := strings.Cut(p, " "); ok {
+				p = path
+			}
+			setRoute(r.Context(), p)
+		}
+	})
+}
+
+// Route labels every request to h with one fixed route (a handler with no
+// router of its own, such as a converter page).
+func Route(route string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		setRoute(r.Context(), route)
+		h.ServeHTTP(w, r)
+	})
+}
+
+// Wrap instruments h: every request is counted and timed by route
+// template, method and status, and counted in flight while it runs. With
+// Config.Public, GET /metrics is answered here, before h (and its access
+// log, rate limits and authentication); it is not itself counted.
+func (m *Metrics) Wrap(h http.Handler) http.Handler {
+	instrumented := m.Instrument(h)
+	if !m.cfg.Public {
+		return instrumented
+	}
+	scrape := m.Handler()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == Path && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+			scrape.ServeHTTP(w, r)
+			return
+		}
+		instrumented.ServeHTTP(w, r)
+	})
+}
+
+// Instrument is Wrap without serving /metrics.
+func (m *Metrics) Instrument(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		m.inFlight.Inc()
+		o := &observation{}
+		rec := &recorder{ResponseWriter: w}
+		defer func() {
+			m.inFlight.Dec()
+			status := rec.status
+			if status == 0 {
+				status = http.StatusOK
+			}
+			route := o.route
+			if route == "" {
+				route = Unmatched
+			}
+			method := methodLabel(r.Method)
+			m.requests.WithLabelValues(route, method, statusLabel(status)).Inc()
+			m.duration.WithLabelValues(route, method).Observe(time.Since(start).Seconds())
+		}()
+		h.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), routeKey{}, o)))
+	})
+}
+
+// methodLabel keeps the method label to the standard methods: a client
+// can send any token as a method.
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return m
+	}
+	return "OTHER"
+}
+
+// statusLabels avoids formatting the common statuses on every request.
+var statusLabels = func() [600]string {
+	var s [600]string
+	for i := 100; i < 600; i++ {
+		s[i] = strconv.Itoa(i)
+	}
+	return s
+}()
+
+func statusLabel(code int) string {
+	if code >= 100 && code < 600 {
+		return statusLabels[code]
+	}
+	return "other"
+}
+
+// recorder captures the status that went out.
+type recorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 && code >= 200 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+func (r *recorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		if r.status == 0 {
+			r.status = http.StatusOK
+		}
+		f.Flush()
+	}
+}
+
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

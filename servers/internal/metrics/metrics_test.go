@@ -1,0 +1,380 @@
+package metrics_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/regelkit/regelkit/engine"
+	"github.com/regelkit/regelkit/servers/internal/envconfig"
+	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/metrics"
+	"github.com/regelkit/regelkit/servers/internal/metrics/metricstest"
+	"github.com/regelkit/regelkit/servers/internal/openapi"
+)
+
+// rowsError has the shape of every engine's LimitError.
+type rowsError struct{}
+
+func (rowsError) Error() string         { return "test: query exceeded MaxRows (10 solutions)" }
+func (rowsError) LimitExceeded() string { return "MaxRows" }
+
+// newServer is a real httpapi router behind the real middleware, as the
+// servers build it, with a few routes.
+func newServer(t testing.TB, cfg metrics.Config) (*metrics.Metrics, http.Handler) {
+	t.Helper()
+	m := metrics.New(metrics.Options{Server: "test", Config: cfg})
+	r := httpapi.NewRouter(httpapi.RouterOptions{OnLimit: m.LimitExceeded})
+	metrics.MuxTemplates(r.Mux())
+	r.Handle("GET", "/v1/task/{id}", func(w http.ResponseWriter, req *http.Request) error {
+		return httpapi.WriteData(w, http.StatusOK, "ok")
+	}, openapi.Operation{}, httpapi.Legacy())
+	r.Handle("GET", "/v1/rows", func(w http.ResponseWriter, req *http.Request) error {
+		return fmt.Errorf("evaluating: %w", rowsError{})
+	}, openapi.Operation{})
+	r.Handle("GET", "/v1/big", func(w http.ResponseWriter, req *http.Request) error {
+		return httpapi.WriteData(w, http.StatusOK, strings.Repeat("x", 200))
+	}, openapi.Operation{}, httpapi.ResponseLimit(64))
+	return m, m.Wrap(httpapi.Middleware(r, httpapi.MiddlewareOptions{Version: "test"}))
+}
+
+func do(t testing.TB, h http.Handler, method, path string) int {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(method, path, nil))
+	return rec.Code
+}
+
+func value(t *testing.T, h http.Handler, name string, labels ...string) float64 {
+	t.Helper()
+	fams, err := metricstest.ScrapeHandler(h, "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, ok := metricstest.Value(fams, name, labels...)
+	if !ok {
+		t.Fatalf("no %s%v in the scrape", name, labels)
+	}
+	return v
+}
+
+func TestRouteTemplatesAndStatuses(t *testing.T) {
+	_, h := newServer(t, metrics.Config{Public: true})
+	for _, p := range []string{"/v1/task/1", "/v1/task/2", "/api/task/3"} {
+		if c := do(t, h, "GET", p); c != 200 {
+			t.Fatalf("GET %s: %d", p, c)
+		}
+	}
+	do(t, h, "GET", "/v1/nothing/here")
+	do(t, h, "POST", "/v1/task/1") // 405
+	do(t, h, "BREW", "/v1/task/1") // an invented method
+	do(t, h, "GET", "/v1/rows")    // 400 LIMIT_EXCEEDED MaxRows
+	do(t, h, "GET", "/v1/big")     // 400 LIMIT_EXCEEDED MaxResponseBytes
+	for _, c := range []struct {
+		name   string
+		labels []string
+		want   float64
+	}{
+		{"http_requests_total", []string{"route", "/v1/task/{id}", "method", "GET", "status", "200", "server", "test"}, 2},
+		{"http_requests_total", []string{"route", "/api/task/{id}", "method", "GET", "status", "200"}, 1},
+		{"http_requests_total", []string{"route", "unmatched", "method", "GET", "status", "404"}, 1},
+		{"http_requests_total", []string{"route", "unmatched", "method", "POST", "status", "405"}, 1},
+		{"http_requests_total", []string{"route", "unmatched", "method", "OTHER", "status", "405"}, 1},
+		{"http_requests_total", []string{"route", "/v1/rows", "method", "GET", "status", "400"}, 1},
+		{"http_request_duration_seconds", []string{"route", "/v1/task/{id}", "method", "GET"}, 2},
+		{"http_requests_in_flight", []string{"server", "test"}, 0},
+		{"limit_exceeded_total", []string{"limit", "MaxRows"}, 1},
+		{"limit_exceeded_total", []string{"limit", "MaxResponseBytes"}, 1},
+	} {
+		if got := value(t, h, c.name, c.labels...); got != c.want {
+			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)
+		}
+	}
+	fams, err := metricstest.ScrapeHandler(h, "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"go_goroutines", "process_cpu_seconds_total"} {
+		if fams[name] == nil {
+			t.Errorf("no %s: the runtime and process collectors are missing", name)
+		}
+	}
+	// The scrape itself is not counted.
+	if _, ok := metricstest.Value(fams, "http_requests_total", "route", "/metrics"); ok {
+		t.Error("scrapes are counted as requests")
+	}
+}
+
+func TestDistinctIDsAddNoSeries(t *testing.T) {
+	_, h := newServer(t, metrics.Config{Public: true})
+	for i := range 10 {
+		do(t, h, "GET", fmt.Sprintf("/v1/task/%d", i))
+		do(t, h, "GET", fmt.Sprintf("/v1/unknown/%d", i))
+	}
+	before, err := metricstest.ScrapeHandler(h, "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10000 {
+		do(t, h, "GET", fmt.Sprintf("/v1/task/id-%d", i))
+		do(t, h, "GET", fmt.Sprintf("/v1/unknown/id-%d", i))
+	}
+	after, err := metricstest.ScrapeHandler(h, "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"http_requests_total", "http_request_duration_seconds"} {
+		if b, a := len(before[name].GetMetric()), len(after[name].GetMetric()); a != b {
+			t.Errorf("%s: %d series before, %d after 20000 requests with distinct ids", name, b, a)
+		}
+	}
+	v, _ := metricstest.Value(after, "http_requests_total", "route", "/v1/task/{id}", "status", "200")
+	if v != 10010 {
+		t.Errorf("requests counted under /v1/task/{id}: %v, want 10010", v)
+	}
+}
+
+func TestWrapServesMetricsOnlyWhenPublic(t *testing.T) {
+	_, h := newServer(t, metrics.Config{})
+	if c := do(t, h, "GET", "/metrics"); c != http.StatusNotFound {
+		t.Errorf("GET /metrics with Public off: %d, want 404 from the router", c)
+	}
+	m, h := newServer(t, metrics.Config{Public: true})
+	if c := do(t, h, "GET", "/metrics"); c != http.StatusOK {
+		t.Errorf("GET /metrics with Public on: %d, want 200", c)
+	}
+	only := m.Only()
+	if c := do(t, only, "GET", "/metrics"); c != 200 {
+		t.Errorf("metrics listener GET /metrics: %d", c)
+	}
+	if c := do(t, only, "GET", "/v1/task/1"); c != http.StatusNotFound {
+		t.Errorf("metrics listener GET /v1/task/1: %d, want 404", c)
+	}
+}
+
+func TestRead(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		def  metrics.Config
+		want metrics.Config
+	}{
+		{nil, metrics.Config{Public: true}, metrics.Config{Public: true}},                      // development
+		{nil, metrics.Config{}, metrics.Config{}},                                              // production
+		{map[string]string{"METRICS": "true"}, metrics.Config{}, metrics.Config{Public: true}}, // enabled in production
+		{map[string]string{"METRICS_ADDR": ":9090"}, metrics.Config{}, metrics.Config{Addr: ":9090"}},
+		{map[string]string{"METRICS_ADDR": ":9090"}, metrics.Config{Public: true}, metrics.Config{Addr: ":9090"}},
+		{map[string]string{"METRICS_ADDR": ":9090", "METRICS": "on"}, metrics.Config{}, metrics.Config{Addr: ":9090", Public: true}},
+	} {
+		env := envconfig.FromMap(c.env)
+		if got := metrics.Read(env, c.def); got != c.want || env.Err() != nil {
+			t.Errorf("Read(%v, default %+v) = %+v (%v), want %+v", c.env, c.def, got, env.Err(), c.want)
+		}
+	}
+	env := envconfig.FromMap(map[string]string{"METRICS": "maybe"})
+	metrics.Read(env, metrics.Config{})
+	if env.Err() == nil || !strings.Contains(env.Err().Error(), "METRICS") {
+		t.Errorf("METRICS=maybe: error %v", env.Err())
+	}
+}
+
+// freeAddr finds a loopback port nothing listens on.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+func TestServeBeside(t *testing.T) {
+	addr := freeAddr(t)
+	m := metrics.New(metrics.Options{Server: "test", Config: metrics.Config{Addr: addr}})
+	ctx, cancel := context.WithCancel(t.Context())
+	public := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- m.ServeBeside(ctx, nil, func(ctx context.Context) error {
+			close(public)
+			<-ctx.Done()
+			return nil
+		})
+	}()
+	<-public
+	var resp *http.Response
+	var err error
+	for range 100 { // the listener opens in its own goroutine
+		if resp, err = http.Get("http://" + addr + "/metrics"); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("metrics listener: %d", resp.StatusCode)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("ServeBeside: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("ServeBeside did not stop")
+	}
+
+	// A listener that cannot start stops the public server too.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	m = metrics.New(metrics.Options{Server: "test", Config: metrics.Config{Addr: ln.Addr().String()}})
+	err = m.ServeBeside(t.Context(), nil, func(ctx context.Context) error { <-ctx.Done(); return nil })
+	if err == nil || !strings.Contains(err.Error(), "metrics listener") {
+		t.Errorf("a taken METRICS_ADDR: %v", err)
+	}
+	m = metrics.New(metrics.Options{Server: "test", Config: metrics.Config{Addr: "9090"}})
+	if err := m.ServeBeside(t.Context(), nil, func(context.Context) error { return nil }); err == nil {
+		t.Error("METRICS_ADDR=9090 (no colon) must be refused")
+	}
+}
+
+func TestTransportAndCache(t *testing.T) {
+	m, h := newServer(t, metrics.Config{Public: true})
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/fail" {
+			w.WriteHeader(http.StatusBadGateway)
+		}
+	}))
+	c := m.Client("engine", up.Client())
+	for _, p := range []string{"/ok", "/ok", "/fail"} {
+		resp, err := c.Get(up.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	up.Close()
+	if _, err := c.Get(up.URL + "/gone"); err == nil {
+		t.Fatal("a closed server answered")
+	}
+	if got := value(t, h, "outbound_request_duration_seconds", "target", "engine"); got != 4 {
+		t.Errorf("engine calls timed: %v, want 4", got)
+	}
+	if got := value(t, h, "outbound_request_errors_total", "target", "engine", "kind", "status"); got != 1 {
+		t.Errorf("engine 5xx: %v, want 1", got)
+	}
+	if got := value(t, h, "outbound_request_errors_total", "target", "engine", "kind", "transport"); got != 1 {
+		t.Errorf("engine transport errors: %v, want 1", got)
+	}
+
+	lc := m.Cache("chain_listing")
+	lc.Observe(true)
+	lc.Observe(true)
+	lc.Observe(false)
+	if got := value(t, h, "cache_hits_total", "cache", "chain_listing"); got != 2 {
+		t.Errorf("hits %v, want 2", got)
+	}
+	if got := value(t, h, "cache_misses_total", "cache", "chain_listing"); got != 1 {
+		t.Errorf("misses %v, want 1", got)
+	}
+
+	depth := 7.0
+	m.GaugeFunc("audit_queue_depth", "test", func() float64 { return depth })
+	if got := value(t, h, "audit_queue_depth", "server", "test"); got != 7 {
+		t.Errorf("gauge %v, want 7", got)
+	}
+}
+
+// processes answers the two queries a scrape makes; the rest of
+// engine.Processes is not called (no engine in the tree implements it yet).
+type processes struct {
+	engine.Processes
+	instances int
+	err       error
+}
+
+func (p processes) ProcessInstances(ctx context.Context, q engine.ProcessInstanceQuery) ([]engine.ProcessInstance, error) {
+	if q.MaxResults <= 0 {
+		return nil, errors.New("unbounded instance listing")
+	}
+	return make([]engine.ProcessInstance, min(p.instances, q.MaxResults)), p.err
+}
+
+func (p processes) TaskCount(ctx context.Context, q engine.TaskQuery) (int, error) { return 3, p.err }
+
+func TestEngineGauges(t *testing.T) {
+	m, h := newServer(t, metrics.Config{Public: true})
+	m.Engine(processes{instances: 12})
+	if got := value(t, h, "engine_process_instances_running"); got != 12 {
+		t.Errorf("running instances %v, want 12", got)
+	}
+	if got := value(t, h, "engine_tasks_open"); got != 3 {
+		t.Errorf("open tasks %v, want 3", got)
+	}
+	m, h = newServer(t, metrics.Config{Public: true})
+	m.Engine(processes{err: errors.New("down")})
+	if got := value(t, h, "engine_tasks_open"); got != -1 {
+		t.Errorf("open tasks of an engine that is down: %v, want -1", got)
+	}
+	m, h = newServer(t, metrics.Config{Public: true})
+	m.Engine(struct{}{}) // a decision-only engine
+	fams, _ := metricstest.ScrapeHandler(h, "/metrics")
+	if fams["engine_tasks_open"] != nil {
+		t.Error("engine gauges registered for an engine without processes")
+	}
+}
+
+func TestTwoServersInOneProcess(t *testing.T) {
+	a := metrics.New(metrics.Options{Server: "a"})
+	b := metrics.New(metrics.Options{Server: "b"})
+	a.LimitExceeded("Timeout")
+	fa, _ := metricstest.ScrapeHandler(a.Handler(), "/metrics")
+	fb, _ := metricstest.ScrapeHandler(b.Handler(), "/metrics")
+	if v, _ := metricstest.Value(fa, "limit_exceeded_total", "server", "a", "limit", "Timeout"); v != 1 {
+		t.Errorf("a: %v", v)
+	}
+	if _, ok := metricstest.Value(fb, "limit_exceeded_total", "limit", "Timeout"); ok {
+		t.Error("b sees a's series")
+	}
+	a.LimitExceeded("MaxEverything")
+	fa, _ = metricstest.ScrapeHandler(a.Handler(), "/metrics")
+	if v, _ := metricstest.Value(fa, "limit_exceeded_total", "limit", "other"); v != 1 {
+		t.Errorf("an unknown limit name: %v under other, want 1", v)
+	}
+}
+
+func BenchmarkMiddleware(b *testing.B) {
+	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	r := httpapi.NewRouter(httpapi.RouterOptions{})
+	metrics.MuxTemplates(r.Mux())
+	r.Mux().Handle("/v1/task/{id}", ok)
+	bare := httpapi.NewRouter(httpapi.RouterOptions{})
+	bare.Mux().Handle("/v1/task/{id}", ok)
+	m := metrics.New(metrics.Options{Server: "bench"})
+	for _, c := range []struct {
+		name string
+		h    http.Handler
+	}{{"bare", bare}, {"instrumented", m.Instrument(r)}} {
+		b.Run(c.name, func(b *testing.B) {
+			req := httptest.NewRequest("GET", "/v1/task/42", nil)
+			w := httptest.NewRecorder()
+			b.ReportAllocs()
+			for b.Loop() {
+				c.h.ServeHTTP(w, req)
+			}
+		})
+	}
+}
