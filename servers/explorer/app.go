@@ -20,6 +20,7 @@ import (
 	"github.com/regelkit/regelkit/servers/explorer/internal/shaclapi"
 	"github.com/regelkit/regelkit/servers/internal/health"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/metrics"
 	"github.com/regelkit/regelkit/servers/internal/openapi"
 	"github.com/regelkit/regelkit/shacl/layered"
 	"github.com/regelkit/regelkit/sparql"
@@ -46,24 +47,27 @@ type app struct {
 	docmgmt   docmgmt.Client
 	assets    *assets.Store // nil without DATABASE_URL
 	shacl     *layered.Checker
+	metrics   *metrics.Metrics
 	closers   []func()
 }
 
 // newApp wires the explorer's dependencies and routes.
 func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error) {
 	a := &app{cfg: cfg, logger: logger, started: time.Now()}
-	kg, err := newKnowledgeGraph(ctx, cfg)
+	a.metrics = metrics.New(metrics.Options{Server: "explorer", Config: cfg.Metrics})
+	kg, err := newKnowledgeGraph(ctx, cfg, a.metrics)
 	if err != nil {
 		return nil, err
 	}
 	a.kg = kg
-	if a.engine, a.embedded, err = newEngine(ctx, cfg); err != nil {
+	if a.engine, a.embedded, err = newEngine(ctx, cfg, a.metrics); err != nil {
 		return nil, fmt.Errorf("decision engine: %w", err)
 	}
 	if a.localPass, err = chainapi.LocalPassFromExamples(); err != nil {
 		return nil, fmt.Errorf("local-pass chain: %w", err)
 	}
-	if a.docmgmt, err = newDocmgmt(cfg, logger); err != nil {
+	a.metrics.Engine(a.engine)
+	if a.docmgmt, err = newDocmgmt(cfg, logger, a.metrics); err != nil {
 		return nil, fmt.Errorf("document management: %w", err)
 	}
 	if cfg.DatabaseURL != "" {
@@ -86,7 +90,9 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 		Logger:           logger,
 		Doc:              doc,
 		MaxResponseBytes: cfg.Limits.MaxResponseBytes,
+		OnLimit:          a.metrics.LimitExceeded,
 	})
+	metrics.MuxTemplates(a.router.Mux())
 	a.health = &health.Checker{
 		Name:          serviceName,
 		Version:       version,
@@ -113,13 +119,14 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 }
 
 // newDocmgmt returns the stub client unless live mode is configured.
-func newDocmgmt(cfg *config, logger *slog.Logger) (docmgmt.Client, error) {
+func newDocmgmt(cfg *config, logger *slog.Logger, m *metrics.Metrics) (docmgmt.Client, error) {
 	if cfg.DocmgmtStub {
 		return docmgmt.NewStub(docmgmt.StubConfig{Library: cfg.DocmgmtLibrary}), nil
 	}
 	return docmgmt.NewLive(docmgmt.LiveConfig{
 		BaseURL: cfg.DocmgmtBaseURL, Library: cfg.DocmgmtLibrary,
 		UserID: cfg.DocmgmtUserID, Password: cfg.DocmgmtPassword, Logger: logger,
+		HTTPClient: m.Client("docmgmt", nil),
 	})
 }
 
@@ -159,14 +166,15 @@ func redactURL(raw string) string {
 	return u.Redacted()
 }
 
-// Handler is the router behind the middleware chain.
+// Handler is the router behind the middleware chain, measured, and with
+// /metrics when METRICS is on.
 func (a *app) Handler() http.Handler {
-	return httpapi.Middleware(a.router, httpapi.MiddlewareOptions{
+	return a.metrics.Wrap(httpapi.Middleware(a.router, httpapi.MiddlewareOptions{
 		Version:     version,
 		Logger:      a.logger,
 		CORSOrigins: a.cfg.CORSOrigins,
 		Development: a.cfg.development(),
-	})
+	}))
 }
 
 // Close releases the app's resources.
@@ -203,7 +211,7 @@ func (a *app) routes() {
 	dmnvalidation.Register(r)
 	chainapi.Register(r, chainapi.Deps{
 		Resolve:   a.kg.Resolve,
-		Catalog:   &chain.Catalog{Logger: a.logger},
+		Catalog:   &chain.Catalog{Logger: a.logger, OnLookup: a.metrics.Cache("chain_listing").Observe},
 		Engine:    a.engine,
 		LocalPass: a.localPass,
 		Logger:    a.logger,

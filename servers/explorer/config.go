@@ -9,6 +9,7 @@ import (
 	"github.com/regelkit/regelkit/engine/local"
 	"github.com/regelkit/regelkit/servers/internal/envconfig"
 	"github.com/regelkit/regelkit/servers/internal/limits"
+	"github.com/regelkit/regelkit/servers/internal/metrics"
 	"github.com/regelkit/regelkit/sparql"
 )
 
@@ -35,6 +36,8 @@ type config struct {
 	DatabaseURL string // PostgreSQL for asset storage; "" = assets answer 503 DB_NOT_CONFIGURED
 
 	Limits limits.Config // the bounds of evaluations and responses
+
+	Metrics metrics.Config // METRICS, METRICS_ADDR
 
 	OperatonBaseURL  string // remote engine; "" = the embedded engine
 	OperatonUsername string
@@ -114,6 +117,7 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 		"PostgreSQL connection string for asset storage (BPMN processes, forms, document templates): postgres://…, postgresql://…, postgres:///db?host=/socket/dir or key=value; empty: every /v1/assets route answers 503 DB_NOT_CONFIGURED")
 
 	c.Limits = limits.Read(env)
+	c.Metrics = metrics.Read(env, metrics.Config{Public: c.development()})
 
 	// Stub mode is on unless the setting says exactly "false".
 	c.DocmgmtStub = env.String("DOCMGMT_STUB_MODE", "true",

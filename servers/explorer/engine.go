@@ -12,6 +12,7 @@ import (
 	"github.com/regelkit/regelkit/engine/rest"
 	"github.com/regelkit/regelkit/servers/explorer/internal/chainapi"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/metrics"
 	"github.com/regelkit/regelkit/servers/internal/openapi"
 )
 
@@ -22,7 +23,7 @@ const engineRESTPath = "/engine-rest"
 // newEngine returns the remote Operaton when OPERATON_BASE_URL is set, and
 // otherwise the embedded engine with the example models deployed, so the
 // explorer's chains run with no external service.
-func newEngine(ctx context.Context, cfg *config) (eng engine.Engine, embedded bool, err error) {
+func newEngine(ctx context.Context, cfg *config, m *metrics.Metrics) (eng engine.Engine, embedded bool, err error) {
 	if cfg.OperatonBaseURL != "" {
 		c, err := operaton.New(operaton.Config{
 			BaseURL:  cfg.OperatonBaseURL,
@@ -30,6 +31,8 @@ func newEngine(ctx context.Context, cfg *config) (eng engine.Engine, embedded bo
 			Password: cfg.OperatonPassword,
 			Token:    cfg.OperatonAPIKey,
 			Timeout:  cfg.OperatonTimeout,
+
+			HTTPClient: m.Client("engine", nil),
 		})
 		return c, false, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/regelkit/regelkit/examples"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/metrics"
 	"github.com/regelkit/regelkit/servers/internal/openapi"
 	"github.com/regelkit/regelkit/servers/internal/outbound"
 	"github.com/regelkit/regelkit/sparql"
@@ -34,6 +35,7 @@ type knowledgeGraph struct {
 	def         sparql.Endpoint // the default endpoint (embedded store or client)
 	policy      *outbound.Policy
 	method      sparql.QueryMethod
+	metrics     *metrics.Metrics // times the calls to remote endpoints; nil: not
 
 	mu      sync.Mutex
 	clients map[string]*sparql.Client
@@ -41,13 +43,14 @@ type knowledgeGraph struct {
 
 // newKnowledgeGraph loads the embedded store when configured and sets up
 // the default endpoint.
-func newKnowledgeGraph(ctx context.Context, cfg *config) (*knowledgeGraph, error) {
+func newKnowledgeGraph(ctx context.Context, cfg *config, m *metrics.Metrics) (*knowledgeGraph, error) {
 	kg := &knowledgeGraph{
 		embeddedURL: strings.TrimSuffix(cfg.PublicBaseURL, "/") + sparqlPath,
 		port:        cfg.Port,
 		policy:      &outbound.Policy{Strict: cfg.OutboundStrict, Allow: cfg.OutboundAllow, Timeout: cfg.SPARQLTimeout},
 		clients:     map[string]*sparql.Client{},
 		method:      cfg.SPARQLQueryMethod,
+		metrics:     m,
 	}
 	if cfg.EmbeddedStore {
 		kg.store = memstore.NewWithOptions(memstore.Options{Limits: cfg.Limits.SPARQL()})
@@ -84,7 +87,7 @@ func (kg *knowledgeGraph) client(raw string) *sparql.Client {
 		return c
 	}
 	c := sparql.NewClient(raw, sparql.ClientOptions{
-		HTTPClient:  kg.policy.Client(),
+		HTTPClient:  kg.metrics.Client("sparql", kg.policy.Client()),
 		QueryMethod: kg.method,
 		Header:      http.Header{"User-Agent": {"regelkit-explorer/" + version}},
 	})

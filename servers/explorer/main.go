@@ -41,11 +41,13 @@ func run() error {
 	}
 	defer a.Close()
 	logger.Info("dependencies", a.dependencies()...)
-	return httpapi.Serve(ctx, ":"+strconv.Itoa(cfg.Port), a.Handler(), httpapi.ServeOptions{
-		Logger: logger,
-		Ready: func(addr net.Addr) {
-			logger.Info("explorer listening", "addr", addr.String(), "version", version, "environment", cfg.Environment)
-		},
+	return a.metrics.ServeBeside(ctx, logger, func(ctx context.Context) error {
+		return httpapi.Serve(ctx, ":"+strconv.Itoa(cfg.Port), a.Handler(), httpapi.ServeOptions{
+			Logger: logger,
+			Ready: func(addr net.Addr) {
+				logger.Info("explorer listening", "addr", addr.String(), "version", version, "environment", cfg.Environment)
+			},
+		})
 	})
 }
 

@@ -51,7 +51,7 @@ func TestDocmgmtLiveNeedsSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := newDocmgmt(cfg, nil); err == nil {
+	if _, err := newDocmgmt(cfg, nil, nil); err == nil {
 		t.Error("live document management without base URL, library and account must not start")
 	}
 }
@@ -260,7 +260,7 @@ func TestEngineStateBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := newEngine(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "deploying the example models") {
+	if _, _, err := newEngine(context.Background(), cfg, nil); err == nil || !strings.Contains(err.Error(), "deploying the example models") {
 		t.Errorf("newEngine with 1 KB = %v, want the deployment refused", err)
 	}
 }
@@ -323,7 +323,7 @@ func TestEvaluationLimitsReachEngines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, _, err := newEngine(context.Background(), cfg)
+	eng, _, err := newEngine(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

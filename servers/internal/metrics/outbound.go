@@ -8,8 +8,11 @@ import (
 // Transport times every call through rt (http.DefaultTransport when nil)
 // under the fixed target name ("engine", "sparql", "brp", …), and counts
 // the calls that got no response or a 5xx one. Target names are fixed in
-// code, never taken from a URL.
+// code, never taken from a URL. A nil Metrics returns rt as it is.
 func (m *Metrics) Transport(target string, rt http.RoundTripper) http.RoundTripper {
+	if m == nil {
+		return rt
+	}
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
@@ -22,8 +25,12 @@ func (m *Metrics) Transport(target string, rt http.RoundTripper) http.RoundTripp
 }
 
 // Client returns a copy of c (a new client when nil) whose calls are
-// measured under target; c itself is left as it was.
+// measured under target; c itself is left as it was. A nil Metrics
+// returns c as it is.
 func (m *Metrics) Client(target string, c *http.Client) *http.Client {
+	if m == nil {
+		return c
+	}
 	var cp http.Client
 	if c != nil {
 		cp = *c
