@@ -19,6 +19,7 @@ import (
 	"github.com/regelkit/regelkit/servers/business/internal/tracker"
 	"github.com/regelkit/regelkit/servers/internal/auth"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/metrics"
 	"github.com/regelkit/regelkit/servers/internal/openapi"
 	"github.com/regelkit/regelkit/servers/internal/ratelimit"
 )
@@ -50,14 +51,16 @@ type app struct {
 	mounted      map[string]string // root's endpoint map: only what is served
 	public       *public.Public
 	tracker      *tracker.Tracker
+	metrics      *metrics.Metrics
 	closers      []func()
 }
 
 // newApp wires the business API.
 func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error) {
 	a := &app{cfg: cfg, logger: logger, started: time.Now(), mounted: map[string]string{}}
+	a.metrics = metrics.New(metrics.Options{Server: "business", Config: cfg.Metrics})
 	var err error
-	if a.engine, a.embedded, err = newEngine(ctx, cfg); err != nil {
+	if a.engine, a.embedded, err = newEngine(ctx, cfg, a.metrics); err != nil {
 		a.Close()
 		return nil, fmt.Errorf("process engine: %w", err)
 	}
@@ -68,14 +71,15 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 	a.auth = &auth.Authenticator{Verifier: a.verifier, Logger: logger}
 	a.limiter = ratelimit.New(ratelimit.Options{Max: cfg.RateLimitMax, Window: cfg.RateLimitWindow})
 	a.writeLimiter = ratelimit.New(ratelimit.Options{Max: 10, Window: 15 * time.Minute})
-	if a.audit, err = newAuditor(ctx, cfg, logger); err != nil {
+	if a.audit, err = newAuditor(ctx, cfg, logger, a.metrics); err != nil {
 		a.Close()
 		return nil, fmt.Errorf("audit log: %w", err)
 	}
+	a.instrument()
 	a.closers = append(a.closers, a.audit.close)
-	a.external = &http.Client{Timeout: 5 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error {
+	a.external = a.metrics.Client("upstream", &http.Client{Timeout: 5 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse
-	}}
+	}})
 
 	doc := openapi.New(serviceName, version,
 		"Token-protected front of the decision and process engine for caseworkers, citizens' portals and machine clients.")
@@ -92,7 +96,9 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 		Logger:       logger,
 		Doc:          doc,
 		MaxBodyBytes: maxJSONBody,
+		OnLimit:      a.metrics.LimitExceeded,
 	})
+	metrics.MuxTemplates(a.router.Mux())
 	a.routes()
 	if err := a.assistantRoutes(ctx, a.router); err != nil {
 		a.Close()
@@ -148,10 +154,11 @@ func devKeyPath(cfg *config) (string, error) {
 
 // newEngine returns the remote Operaton when PROCESS_ENGINE_URL is set, and
 // otherwise the embedded engine with the example decision models deployed.
-func newEngine(ctx context.Context, cfg *config) (engine.Engine, bool, error) {
+func newEngine(ctx context.Context, cfg *config, m *metrics.Metrics) (engine.Engine, bool, error) {
 	if cfg.EngineURL != "" {
 		c, err := operaton.New(operaton.Config{
 			BaseURL: cfg.EngineURL, Username: cfg.EngineUser, Password: cfg.EnginePassword, Timeout: cfg.EngineTimeout,
+			HTTPClient: m.Client("engine", nil),
 		})
 		return c, false, err
 	}

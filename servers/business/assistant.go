@@ -98,7 +98,7 @@ func (a *app) assistantRoutes(ctx context.Context, r *httpapi.Router) error {
 	svc := assistant.New(assistant.Options{
 		Enabled: a.cfg.MCPEnabled, AnthropicKey: a.cfg.AnthropicAPIKey, OpenAIKey: a.cfg.OpenAIAPIKey,
 		AnthropicBaseURL: a.cfg.AnthropicBaseURL, OpenAIBaseURL: a.cfg.OpenAIBaseURL,
-		Catalog: catalogOrNil(catalog), Logger: a.logger,
+		Catalog: catalogOrNil(catalog), Logger: a.logger, HTTPClient: a.metrics.Client("assistant", nil),
 	})
 
 	a.mounted["mcp"] = "/v1/mcp"

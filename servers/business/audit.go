@@ -14,6 +14,7 @@ import (
 	"github.com/regelkit/regelkit/servers/business/internal/audit"
 	"github.com/regelkit/regelkit/servers/internal/auth"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/metrics"
 	"github.com/regelkit/regelkit/servers/internal/openapi"
 )
 
@@ -25,7 +26,7 @@ type auditor struct {
 	includeIP bool
 }
 
-func newAuditor(ctx context.Context, cfg *config, logger *slog.Logger) (*auditor, error) {
+func newAuditor(ctx context.Context, cfg *config, logger *slog.Logger, m *metrics.Metrics) (*auditor, error) {
 	a := &auditor{includeIP: cfg.AuditIncludeIP}
 	if !cfg.AuditEnabled {
 		return a, nil
@@ -37,6 +38,7 @@ func newAuditor(ctx context.Context, cfg *config, logger *slog.Logger) (*auditor
 			return nil, errors.New("DATABASE_URL cannot be parsed")
 		}
 		pc.MaxConns = int32(max(cfg.DatabasePoolMax, 1))
+		pc.ConnConfig.Tracer = m.Database("database")
 		// NewWithConfig connects lazily: a database that is down at boot
 		// does not stop the server.
 		if a.pool, err = pgxpool.NewWithConfig(ctx, pc); err != nil {

@@ -19,7 +19,11 @@ func (a *app) brpRoutes(r *httpapi.Router) {
 	a.mounted["brp"] = "/v1/brp"
 	var upstream brp.Upstream = &brp.Register{}
 	if a.cfg.BRPUpstreamURL != "" {
-		upstream = &brp.Client{BaseURL: a.cfg.BRPUpstreamURL, Timeout: 10 * time.Second}
+		// brp's own default refuses redirects; so does the measured client.
+		upstream = &brp.Client{BaseURL: a.cfg.BRPUpstreamURL, Timeout: 10 * time.Second,
+			HTTPClient: a.metrics.Client("brp", &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error {
+				return http.ErrUseLastResponse
+			}})}
 	}
 	h := brp.Handler(brp.HandlerOptions{Upstream: upstream, MaxBodyBytes: maxJSONBody, Observe: a.brpObserver})
 	guarded := a.auth.GuardHTTP(withRequest(h), func(w http.ResponseWriter, r *http.Request, f *auth.Failure) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/regelkit/regelkit/servers/internal/envconfig"
+	"github.com/regelkit/regelkit/servers/internal/metrics"
 )
 
 // Deployment environments after normalisation.
@@ -99,6 +100,8 @@ type config struct {
 	IssueTrackerBaseURL, IssueTrackerProject       string
 	IssueTrackerLabel                              string
 	MediaAggregatorTTL                             time.Duration
+
+	Metrics metrics.Config // METRICS, METRICS_ADDR
 }
 
 func (c *config) development() bool {
@@ -277,6 +280,7 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 		ttl = 900000
 	}
 	c.MediaAggregatorTTL = time.Duration(ttl) * time.Millisecond
+	c.Metrics = metrics.Read(env, metrics.Config{Public: c.development()})
 	return c, env, env.Err()
 }
 

@@ -61,11 +61,13 @@ func run() error {
 	if a.dev != nil {
 		logger.Info("development identity: get a token with `go run ./servers/business token -role caseworker -municipality heusden`")
 	}
-	return httpapi.Serve(ctx, net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)), a.Handler(), httpapi.ServeOptions{
-		Logger: logger,
-		Ready: func(addr net.Addr) {
-			logger.Info("business API listening", "addr", addr.String(), "version", version, "environment", cfg.Environment)
-		},
+	return a.metrics.ServeBeside(ctx, logger, func(ctx context.Context) error {
+		return httpapi.Serve(ctx, net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)), a.Handler(), httpapi.ServeOptions{
+			Logger: logger,
+			Ready: func(addr net.Addr) {
+				logger.Info("business API listening", "addr", addr.String(), "version", version, "environment", cfg.Environment)
+			},
+		})
 	})
 }
 

@@ -46,7 +46,7 @@ func (a *app) Handler() http.Handler {
 	h = a.clientIP(h)
 	h = apiVersion(h)
 	h = requestIDs(h)
-	return a.recoverPanics(h)
+	return a.metrics.Wrap(a.recoverPanics(h))
 }
 
 // writeFailure writes an error as the envelope, or as a problem under
