@@ -13,6 +13,7 @@ import (
 
 	"github.com/regelkit/regelkit/norms/cprmv"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/metrics"
 	"github.com/regelkit/regelkit/servers/internal/openapi"
 )
 
@@ -32,10 +33,12 @@ type app struct {
 	router  *httpapi.Router
 	methods map[string][]byte // /methods bodies per format, written once
 	respec  map[string][]byte
+	metrics *metrics.Metrics
 }
 
 func newApp(cfg *config, logger *slog.Logger) (*app, error) {
-	repo, err := newRepository(cfg)
+	m := metrics.New(metrics.Options{Server: "rules", Config: cfg.Metrics})
+	repo, err := newRepository(cfg, m)
 	if err != nil {
 		return nil, err
 	}
@@ -46,13 +49,16 @@ func newApp(cfg *config, logger *slog.Logger) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newAppWith(cfg, logger, svc)
+	return newAppWith(cfg, logger, svc, m)
 }
 
 // newAppWith builds the app around a service (tests pass one with a fixed
-// clock or a test repository).
-func newAppWith(cfg *config, logger *slog.Logger, svc *cprmv.Service) (*app, error) {
-	a := &app{cfg: cfg, logger: logger, svc: svc, methods: map[string][]byte{}}
+// clock or a test repository) and its metrics (nil: new ones).
+func newAppWith(cfg *config, logger *slog.Logger, svc *cprmv.Service, m *metrics.Metrics) (*app, error) {
+	if m == nil {
+		m = metrics.New(metrics.Options{Server: "rules", Config: cfg.Metrics})
+	}
+	a := &app{cfg: cfg, logger: logger, svc: svc, methods: map[string][]byte{}, metrics: m}
 	for _, f := range cprmv.Formats {
 		if f == "cprmv-json" {
 			continue
@@ -72,13 +78,15 @@ func newAppWith(cfg *config, logger *slog.Logger, svc *cprmv.Service) (*app, err
 		"Serves the CPRMV methods graph, rules and rule sets from the official publication repositories "+
 			"(BWB, CVDR, CELLAR Formex 4, DMN on Operaton) and resolves Juriconnect references. "+
 			"Specification: [/respec/](/respec/).")
-	a.router = httpapi.NewRouter(httpapi.RouterOptions{Development: cfg.development(), Logger: logger, Doc: doc})
+	a.router = httpapi.NewRouter(httpapi.RouterOptions{Development: cfg.development(), Logger: logger, Doc: doc,
+		OnLimit: m.LimitExceeded})
+	metrics.MuxTemplates(a.router.Mux())
 	a.router.Mux().SkipClean(true) // /ref/cprmvapi/https://… keeps its "//"
 	a.routes()
 	return a, nil
 }
 
-func newRepository(cfg *config) (cprmv.Repository, error) {
+func newRepository(cfg *config, m *metrics.Metrics) (cprmv.Repository, error) {
 	var local cprmv.Repository
 	if cfg.RepositoryDir != "" {
 		if _, err := os.Stat(cfg.RepositoryDir); err != nil {
@@ -100,6 +108,7 @@ func newRepository(cfg *config) (cprmv.Repository, error) {
 	}
 	remote, err := cprmv.HTTPRepository(cprmv.HTTPOptions{
 		Timeout: cfg.Timeout, LatestTTL: cfg.LatestTTL, ExtraCAPEM: pem,
+		Wrap: func(rt http.RoundTripper) http.RoundTripper { return m.Transport("repository", rt) },
 		Rewrite: map[string]string{
 			officialRepository: strings.TrimRight(cfg.OfficialURL, "/"),
 			officialSRU:        cfg.SRUURL,
@@ -119,9 +128,9 @@ func newRepository(cfg *config) (cprmv.Repository, error) {
 // Handler is the router behind the middleware chain, with CORS open to
 // every origin.
 func (a *app) Handler() http.Handler {
-	return httpapi.Middleware(openCORS(a.router), httpapi.MiddlewareOptions{
+	return a.metrics.Wrap(httpapi.Middleware(openCORS(a.router), httpapi.MiddlewareOptions{
 		Version: version, Logger: a.logger, Development: a.cfg.development(),
-	})
+	}))
 }
 
 func openCORS(h http.Handler) http.Handler {

@@ -37,7 +37,7 @@ func newTestServer(t testing.TB, repo cprmv.Repository, limits cprmv.Limits) (*a
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := newAppWith(testConfig(t, nil), slog.New(slog.DiscardHandler), svc)
+	a, err := newAppWith(testConfig(t, nil), slog.New(slog.DiscardHandler), svc, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/regelkit/regelkit/servers/internal/envconfig"
+	"github.com/regelkit/regelkit/servers/internal/metrics"
 )
 
 // config is the rules server's configuration, read from the environment by
@@ -33,6 +34,8 @@ type config struct {
 	SRUURL      string // replaces https://zoekservice.overheid.nl/sru/Search
 	CellarURL   string // replaces https://publications.europa.eu
 	OperatonURL string // replaces https://operaton.open-regels.nl
+
+	Metrics metrics.Config // METRICS, METRICS_ADDR
 }
 
 func (c *config) development() bool { return c.Environment == "development" }
@@ -79,6 +82,7 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	c.SRUURL = env.URL("RULES_SRU_URL", officialSRU, "the SRU search service that resolves \"latest\"")
 	c.CellarURL = env.URL("RULES_CELLAR_URL", officialCellar, "the EU Publications Office (CELLAR Formex 4 documents)")
 	c.OperatonURL = env.URL("RULES_OPERATON_URL", officialOperaton, "the Operaton engine serving DMN deployments (without /engine-rest)")
+	c.Metrics = metrics.Read(env, metrics.Config{Public: c.development()})
 	if err := env.Err(); err != nil {
 		return nil, env, err
 	}

@@ -42,10 +42,12 @@ func run() error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return httpapi.Serve(ctx, net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)), a.Handler(), httpapi.ServeOptions{
-		Logger: logger,
-		Ready: func(addr net.Addr) {
-			logger.Info("rules API listening", "addr", addr.String(), "version", version, "repository", cfg.Repository)
-		},
+	return a.metrics.ServeBeside(ctx, logger, func(ctx context.Context) error {
+		return httpapi.Serve(ctx, net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)), a.Handler(), httpapi.ServeOptions{
+			Logger: logger,
+			Ready: func(addr net.Addr) {
+				logger.Info("rules API listening", "addr", addr.String(), "version", version, "repository", cfg.Repository)
+			},
+		})
 	})
 }
