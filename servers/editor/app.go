@@ -16,6 +16,7 @@ import (
 	"github.com/regelkit/regelkit/servers/editor/internal/convert"
 	"github.com/regelkit/regelkit/servers/editor/internal/predict"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/metrics"
 	"github.com/regelkit/regelkit/sparql"
 	"github.com/regelkit/regelkit/sparql/memstore"
 )
@@ -32,18 +33,20 @@ type app struct {
 	store                           backend.GraphStore
 	cfg                             *config
 	logger                          *slog.Logger
+	metrics                         *metrics.Metrics
 }
 
 func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error) {
+	m := metrics.New(metrics.Options{Server: "editor", Config: cfg.Metrics})
 	stores := map[string]backend.GraphStore{}
 	if cfg.SPARQLURL != "" {
-		s := &backend.EndpointStore{Query: sparql.NewClient(cfg.SPARQLURL, sparql.ClientOptions{BearerToken: cfg.ReadToken})}
+		s := &backend.EndpointStore{Query: sparql.NewClient(cfg.SPARQLURL, sparql.ClientOptions{HTTPClient: m.Client("sparql", nil), BearerToken: cfg.ReadToken})}
 		if !cfg.EmbeddedReadOnly {
 			switch {
 			case cfg.GraphStoreGSP != "":
 				s.GraphStoreURL, s.BearerToken = cfg.GraphStoreGSP, cfg.WriteToken
 			default:
-				s.Update = sparql.NewClient(cmpOr(cfg.UpdateURL, cfg.SPARQLURL), sparql.ClientOptions{BearerToken: cfg.WriteToken})
+				s.Update = sparql.NewClient(cmpOr(cfg.UpdateURL, cfg.SPARQLURL), sparql.ClientOptions{HTTPClient: m.Client("sparql", nil), BearerToken: cfg.WriteToken})
 			}
 		}
 		stores[cfg.Dataset] = s
@@ -65,12 +68,12 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 		base := strings.TrimSuffix(cfg.GraphStoreURL, "/") + "/datasets/"
 		for _, d := range cfg.AllowedDatasets {
 			u := base + d + "/sparql"
-			s := &backend.EndpointStore{Query: sparql.NewClient(u, sparql.ClientOptions{BearerToken: cfg.ReadToken})}
+			s := &backend.EndpointStore{Query: sparql.NewClient(u, sparql.ClientOptions{HTTPClient: m.Client("sparql", nil), BearerToken: cfg.ReadToken})}
 			if cfg.WriteToken != "" && d == cfg.Dataset {
 				if cfg.GraphStoreGSP != "" {
 					s.GraphStoreURL, s.BearerToken = cfg.GraphStoreGSP, cfg.WriteToken
 				} else {
-					s.Update = sparql.NewClient(u, sparql.ClientOptions{BearerToken: cfg.WriteToken})
+					s.Update = sparql.NewClient(u, sparql.ClientOptions{HTTPClient: m.Client("sparql", nil), BearerToken: cfg.WriteToken})
 				}
 			}
 			stores[d] = s
@@ -89,6 +92,7 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 		store:   store,
 		cfg:     cfg,
 		logger:  logger,
+		metrics: m,
 	}, nil
 }
 
@@ -112,13 +116,15 @@ func (a *app) Handler() http.Handler {
 	mux.HandleFunc("GET /swagger", swaggerPage)
 	mux.Handle("/api/", a.backend)
 	mux.Handle("/", spa())
-	return cors(httpapi.Middleware(mux, httpapi.MiddlewareOptions{Version: version, Logger: a.logger}), a.cfg.CORSOrigins)
+	return a.metrics.Wrap(cors(httpapi.Middleware(metrics.ServeMuxPatterns(mux),
+		httpapi.MiddlewareOptions{Version: version, Logger: a.logger}), a.cfg.CORSOrigins))
 }
 
 // ConverterHandler serves the RDF-to-JSON converter on its own address,
 // with the standalone graph pages of spec §4.4.
 func (a *app) ConverterHandler() http.Handler {
-	return cors(httpapi.Middleware(a.toJSON, httpapi.MiddlewareOptions{Version: version, Logger: a.logger}), a.cfg.CORSOrigins)
+	return a.metrics.Instrument(cors(httpapi.Middleware(metrics.Route("converter", a.toJSON),
+		httpapi.MiddlewareOptions{Version: version, Logger: a.logger}), a.cfg.CORSOrigins))
 }
 
 func (a *app) openAPI(w http.ResponseWriter, r *http.Request) {

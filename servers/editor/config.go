@@ -7,6 +7,7 @@ import (
 
 	"github.com/regelkit/regelkit/servers/editor/internal/backend"
 	"github.com/regelkit/regelkit/servers/internal/envconfig"
+	"github.com/regelkit/regelkit/servers/internal/metrics"
 )
 
 // config is the editor's configuration. The README's configuration table
@@ -31,6 +32,8 @@ type config struct {
 	ModelPath        string
 	NLPDefaultModel  string
 	EmbeddedReadOnly bool
+
+	Metrics metrics.Config // METRICS, METRICS_ADDR
 }
 
 const embeddedDataset = "local/editor"
@@ -68,6 +71,9 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	c.ModelPath = env.String("MODEL_PATH", "./models", "directory of prediction models (one directory with model.json each)")
 	c.NLPDefaultModel = env.String("NLP_DEFAULT_MODEL", "", "default prediction model key; empty = bertje_2022_e4 (spec), which answers 500 without its files")
 	c.EmbeddedReadOnly = env.Bool("GRAPHSTORE_READ_ONLY", false, "refuse saves to the embedded store or the plain SPARQL endpoint (503)")
+	// The editor has no deployment environment: /metrics stays off the
+	// public port unless asked for.
+	c.Metrics = metrics.Read(env, metrics.Config{})
 	if err := env.Err(); err != nil {
 		return nil, env, err
 	}

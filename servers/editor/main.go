@@ -57,11 +57,13 @@ func run() error {
 	} else {
 		conv <- nil
 	}
-	err = httpapi.Serve(ctx, ":"+strconv.Itoa(cfg.Port), a.Handler(), httpapi.ServeOptions{
-		Logger: logger,
-		Ready: func(addr net.Addr) {
-			logger.Info("editor listening", "addr", addr.String(), "version", version, "dataset", cfg.Dataset)
-		},
+	err = a.metrics.ServeBeside(ctx, logger, func(ctx context.Context) error {
+		return httpapi.Serve(ctx, ":"+strconv.Itoa(cfg.Port), a.Handler(), httpapi.ServeOptions{
+			Logger: logger,
+			Ready: func(addr net.Addr) {
+				logger.Info("editor listening", "addr", addr.String(), "version", version, "dataset", cfg.Dataset)
+			},
+		})
 	})
 	cancel()
 	if cerr := <-conv; err == nil {
