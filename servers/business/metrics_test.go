@@ -33,7 +33,11 @@ func TestMetricsAfterAScriptedRun(t *testing.T) {
 		http.Error(w, "down", http.StatusServiceUnavailable)
 	}))
 	defer register.Close()
-	ta := newTestApp(t, map[string]string{"BRP_UPSTREAM_URL": register.URL})
+	feed := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "down", http.StatusInternalServerError)
+	}))
+	defer feed.Close()
+	ta := newTestApp(t, map[string]string{"BRP_UPSTREAM_URL": register.URL, "BERICHTEN_FEED_URL": feed.URL})
 	h := ta.Handler()
 	cw := bearer(ta.token(t, caseworker("utrecht")))
 	for _, c := range []struct {
@@ -46,6 +50,9 @@ func TestMetricsAfterAScriptedRun(t *testing.T) {
 		{"POST", "/v1/decision/Nope/evaluate", "{}", cw, 404},
 		{"POST", "/v1/decision/SVB_LeeftijdsInformatie/evaluate", leeftijdBody, nil, 401},
 		{"GET", "/v1/nothing/here", "", nil, 404},
+		{"GET", "/v1/public/nieuws", "", nil, 200}, // the embedded feed: a miss
+		{"GET", "/v1/public/nieuws", "", nil, 200}, // a hit
+		{"GET", "/v1/public/berichten", "", nil, 502},
 		{"POST", "/v1/brp/personen", `{"type": "RaadpleegMetBurgerservicenummer", "burgerservicenummer": ["999992235"], "fields": ["naam"]}`, cw, 503},
 	} {
 		if got := send(t, h, c.method, c.path, c.body, c.headers...); got != c.want {
@@ -69,6 +76,11 @@ func TestMetricsAfterAScriptedRun(t *testing.T) {
 		{"http_request_duration_seconds", []string{"route", "/v1/decision/{key}/evaluate", "method", "POST"}, 3},
 		{"http_requests_in_flight", []string{"server", "business"}, 0},
 		{"outbound_request_errors_total", []string{"target", "brp", "kind", "status"}, 1},
+		{"outbound_request_errors_total", []string{"target", "upstream", "kind", "status"}, 1},
+		{"cache_misses_total", []string{"cache", "news"}, 1},
+		{"cache_hits_total", []string{"cache", "news"}, 1},
+		{"cache_misses_total", []string{"cache", "berichten"}, 1},
+		{"http_requests_total", []string{"route", "/v1/public/nieuws", "method", "GET", "status", "200"}, 2},
 		{"audit_dropped_total", []string{"server", "business"}, 0},
 		{"audit_failed_total", []string{"server", "business"}, 0},
 	} {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/regelkit/regelkit/servers/business/internal/public"
 	"github.com/regelkit/regelkit/servers/business/internal/tracker"
@@ -18,6 +19,8 @@ func (a *app) newPublic(ctx context.Context) error {
 		NewsURL: a.cfg.NewsFeedURL, BerichtenURL: a.cfg.BerichtenFeedURL, ProductsURL: a.cfg.ProductsFeedURL,
 		ProductsTenant: a.cfg.ProductsTenant, SPARQLURL: a.cfg.KnowledgeGraphURL, SPARQLToken: a.cfg.TriplyDBToken,
 		Strict: strict, UserAgent: ua, Logger: a.logger,
+		OnCache: a.metrics.ObserveCache,
+		Wrap:    func(rt http.RoundTripper) http.RoundTripper { return a.metrics.Transport("upstream", rt) },
 	})
 	if err != nil {
 		return err

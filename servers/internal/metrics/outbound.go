@@ -78,3 +78,13 @@ func (c *Cache) Observe(hit bool) {
 		c.miss.Inc()
 	}
 }
+
+// ObserveCache counts one lookup of the cache called name; its shape fits
+// a hook that names the cache (func(cache string, hit bool)).
+func (m *Metrics) ObserveCache(name string, hit bool) {
+	if hit {
+		m.cacheHits.WithLabelValues(name).Inc()
+	} else {
+		m.cacheMisses.WithLabelValues(name).Inc()
+	}
+}
