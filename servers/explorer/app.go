@@ -73,7 +73,7 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 	if cfg.DatabaseURL != "" {
 		// An unreachable database is not fatal: asset routes answer 503
 		// until it is back and the migrations then run on first use.
-		if a.assets, err = assets.Open(ctx, cfg.DatabaseURL, assets.Options{Logger: logger}); err != nil {
+		if a.assets, err = assets.Open(ctx, cfg.DatabaseURL, assets.Options{Logger: logger, Tracer: a.metrics.Database("database")}); err != nil {
 			return nil, fmt.Errorf("asset storage: %w", err)
 		}
 		a.closers = append(a.closers, a.assets.Close)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/servers/internal/metrics/metricstest"
+	"github.com/regelkit/regelkit/servers/internal/pgtest"
 )
 
 // get sends one request through the explorer's real handler.
@@ -152,5 +153,26 @@ func TestMetricsExposure(t *testing.T) {
 				t.Errorf("%v: the metrics listener answers %d", c.env, got)
 			}
 		}
+	}
+}
+
+// TestMetricsAssetDatabase: the asset store's queries are timed under
+// target "database".
+func TestMetricsAssetDatabase(t *testing.T) {
+	db := pgtest.New(t)
+	a, _ := newTestApp(t, map[string]string{"DATABASE_URL": db.URL})
+	h := a.Handler()
+	if got := get(t, h, "/v1/assets/bpmn"); got != 200 {
+		t.Fatalf("GET /v1/assets/bpmn: %d", got)
+	}
+	fams, err := metricstest.ScrapeHandler(h, "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := metricstest.Value(fams, "outbound_request_duration_seconds", "target", "database"); n < 1 {
+		t.Errorf("database queries timed: %v, want at least 1", n)
+	}
+	if f, ok := metricstest.Value(fams, "outbound_request_errors_total", "target", "database", "kind", "query"); ok && f != 0 {
+		t.Errorf("%v failed database queries", f)
 	}
 }
