@@ -93,8 +93,9 @@ func (m *Metrics) Instrument(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		m.inFlight.Inc()
-		o := &observation{}
+		// One allocation for both: the writer and what the router reports.
 		rec := &recorder{ResponseWriter: w}
+		o := &rec.obs
 		defer func() {
 			m.inFlight.Dec()
 			status := rec.status
@@ -144,6 +145,7 @@ func statusLabel(code int) string {
 type recorder struct {
 	http.ResponseWriter
 	status int
+	obs    observation
 }
 
 func (r *recorder) WriteHeader(code int) {
