@@ -123,7 +123,7 @@ func TestRunDrainsUnderLoad(t *testing.T) {
 	loadCtx, stopLoad := context.WithCancel(context.Background())
 	results := make(chan []lifecycletest.Result, 1)
 	go func() {
-		results <- lifecycletest.Load(loadCtx, 8, func(ctx context.Context) (*http.Request, error) {
+		results <- lifecycletest.Load(loadCtx, 8, func(ctx context.Context, _ int) (*http.Request, error) {
 			return http.NewRequestWithContext(ctx, http.MethodGet, base+"/work", nil)
 		})
 	}()
@@ -325,7 +325,7 @@ func TestSIGTERMChildProcess(t *testing.T) {
 	loadCtx, stopLoad := context.WithCancel(context.Background())
 	results := make(chan []lifecycletest.Result, 1)
 	go func() {
-		results <- lifecycletest.Load(loadCtx, 8, func(ctx context.Context) (*http.Request, error) {
+		results <- lifecycletest.Load(loadCtx, 8, func(ctx context.Context, _ int) (*http.Request, error) {
 			return http.NewRequestWithContext(ctx, http.MethodGet, base+"/work", nil)
 		})
 	}()

@@ -62,9 +62,10 @@ func (s *Seen) Has(n int) bool {
 }
 
 // Load sends requests made by newReq from workers goroutines, each one
-// after the other, until ctx ends, and returns every outcome. Each request
-// carries SeqHeader; the client has its own transport, which load closes.
-func Load(ctx context.Context, workers int, newReq func(ctx context.Context) (*http.Request, error)) []Result {
+// after the other, until ctx ends, and returns every outcome. Request n
+// carries SeqHeader n (newReq may also put n where the server records it,
+// e.g. a request id); the client has its own transport, which Load closes.
+func Load(ctx context.Context, workers int, newReq func(ctx context.Context, n int) (*http.Request, error)) []Result {
 	tr := &http.Transport{MaxIdleConnsPerHost: workers}
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
@@ -79,7 +80,7 @@ func Load(ctx context.Context, workers int, newReq func(ctx context.Context) (*h
 		wg.Go(func() {
 			for ctx.Err() == nil {
 				n := int(seq.Add(1))
-				req, err := newReq(reqs)
+				req, err := newReq(reqs, n)
 				if err != nil {
 					panic(err)
 				}
