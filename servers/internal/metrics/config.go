@@ -1,15 +1,12 @@
 package metrics
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 
 	"github.com/regelkit/regelkit/servers/internal/envconfig"
-	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/lifecycle"
 )
 
 // Config says where a server serves /metrics.
@@ -34,35 +31,21 @@ func Read(env *envconfig.Reader, def Config) Config {
 	return c
 }
 
-// ServeBeside runs serve (the public server) and, when Config.Addr is
-// set, the metrics listener beside it until ctx ends; when either stops,
-// the other is shut down, and the first error is returned.
-func (m *Metrics) ServeBeside(ctx context.Context, logger *slog.Logger, serve func(context.Context) error) error {
+// Listeners is the METRICS_ADDR listener of the server called name, for
+// its lifecycle.Run beside the public one; none when Config.Addr is empty.
+// It serves only GET /metrics and is not wrapped in readiness: a scrape
+// during a drain still answers.
+func (m *Metrics) Listeners(name string, logger *slog.Logger) []lifecycle.Server {
 	if m.cfg.Addr == "" {
-		return serve(ctx)
-	}
-	if _, _, err := net.SplitHostPort(m.cfg.Addr); err != nil {
-		return errors.New("METRICS_ADDR must be host:port or :port, e.g. :9090")
+		return nil
 	}
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		defer cancel()
-		done <- httpapi.Serve(ctx, m.cfg.Addr, m.Only(), httpapi.ServeOptions{
-			Logger: logger,
-			Ready:  func(addr net.Addr) { logger.Info("metrics listening", "addr", addr.String(), "path", Path) },
-		})
-	}()
-	err := serve(ctx)
-	cancel()
-	if merr := <-done; err == nil && merr != nil {
-		err = fmt.Errorf("metrics listener: %w", merr)
-	}
-	return err
+	return []lifecycle.Server{{
+		Name: name + " metrics", Addr: m.cfg.Addr, Handler: m.Only(),
+		Ready: func(addr net.Addr) { logger.Info(name+" metrics listening", "addr", addr.String(), "path", Path) },
+	}}
 }
 
 // Only is the handler of the metrics listener: GET /metrics and nothing

@@ -11,7 +11,7 @@
 //	m := metrics.New(metrics.Options{Server: "explorer", Config: cfg.Metrics})
 //	metrics.MuxTemplates(router.Mux())
 //	h := m.Wrap(httpapi.Middleware(router, …)) // serves /metrics too when Config.Public
-//	return m.ServeBeside(ctx, logger, func(ctx context.Context) error { return httpapi.Serve(ctx, addr, h, …) })
+//	listeners = append(listeners, m.Listeners("explorer", logger)...) // METRICS_ADDR, for lifecycle.Run
 //
 // Labels are bounded by construction: the route is the mux template
 // (/v1/task/{id}) or "unmatched", the method one of the standard methods or

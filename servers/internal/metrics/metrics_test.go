@@ -14,6 +14,7 @@ import (
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/servers/internal/envconfig"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/internal/lifecycle"
 	"github.com/regelkit/regelkit/servers/internal/metrics"
 	"github.com/regelkit/regelkit/servers/internal/metrics/metricstest"
 	"github.com/regelkit/regelkit/servers/internal/openapi"
@@ -195,23 +196,24 @@ func freeAddr(t *testing.T) string {
 	return addr
 }
 
-func TestServeBeside(t *testing.T) {
+func TestMetricsListener(t *testing.T) {
+	if l := metrics.New(metrics.Options{Server: "test"}).Listeners("test", nil); len(l) != 0 {
+		t.Fatalf("listeners without METRICS_ADDR: %+v", l)
+	}
 	addr := freeAddr(t)
 	m := metrics.New(metrics.Options{Server: "test", Config: metrics.Config{Addr: addr}})
+	m.LimitExceeded("Timeout")
+	ls := m.Listeners("test", nil)
+	if len(ls) != 1 || ls[0].Addr != addr {
+		t.Fatalf("listeners: %+v", ls)
+	}
 	ctx, cancel := context.WithCancel(t.Context())
-	public := make(chan struct{})
+	lc := lifecycle.New(lifecycle.Options{Grace: time.Second})
 	done := make(chan error, 1)
-	go func() {
-		done <- m.ServeBeside(ctx, nil, func(ctx context.Context) error {
-			close(public)
-			<-ctx.Done()
-			return nil
-		})
-	}()
-	<-public
+	go func() { done <- lc.Run(ctx, ls...) }()
 	var resp *http.Response
 	var err error
-	for range 100 { // the listener opens in its own goroutine
+	for range 100 { // the listener opens in Run's goroutine
 		if resp, err = http.Get("http://" + addr + "/metrics"); err == nil {
 			break
 		}
@@ -220,34 +222,30 @@ func TestServeBeside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	fams, err := metricstest.Scrape(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Errorf("metrics listener: %d", resp.StatusCode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := metricstest.Value(fams, "limit_exceeded_total", "limit", "Timeout"); v != 1 {
+		t.Errorf("the listener's scrape: limit_exceeded_total %v, want 1", v)
+	}
+	other, err := http.Get("http://" + addr + "/v1/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Body.Close()
+	if other.StatusCode != http.StatusNotFound {
+		t.Errorf("the metrics listener answers /v1/health with %d, want 404", other.StatusCode)
 	}
 	cancel()
 	select {
 	case err := <-done:
 		if err != nil {
-			t.Errorf("ServeBeside: %v", err)
+			t.Errorf("Run: %v", err)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("ServeBeside did not stop")
-	}
-
-	// A listener that cannot start stops the public server too.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	m = metrics.New(metrics.Options{Server: "test", Config: metrics.Config{Addr: ln.Addr().String()}})
-	err = m.ServeBeside(t.Context(), nil, func(ctx context.Context) error { <-ctx.Done(); return nil })
-	if err == nil || !strings.Contains(err.Error(), "metrics listener") {
-		t.Errorf("a taken METRICS_ADDR: %v", err)
-	}
-	m = metrics.New(metrics.Options{Server: "test", Config: metrics.Config{Addr: "9090"}})
-	if err := m.ServeBeside(t.Context(), nil, func(context.Context) error { return nil }); err == nil {
-		t.Error("METRICS_ADDR=9090 (no colon) must be refused")
+		t.Fatal("the metrics listener did not stop")
 	}
 }
 
