@@ -59,36 +59,23 @@ func TestMetricsAfterAScriptedRun(t *testing.T) {
 			t.Fatalf("%s %s: %d, want %d", c.method, c.path, got, c.want)
 		}
 	}
-	fams, err := metricstest.ScrapeHandler(h, "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		name   string
-		labels []string
-		want   float64
-	}{
-		{"http_requests_total", []string{"server", "business", "route", "/", "method", "GET", "status", "200"}, 1},
-		{"http_requests_total", []string{"route", "/v1/decision/{key}/evaluate", "method", "POST", "status", "200"}, 1},
-		{"http_requests_total", []string{"route", "/v1/decision/{key}/evaluate", "method", "POST", "status", "404"}, 1},
-		{"http_requests_total", []string{"route", "/v1/decision/{key}/evaluate", "method", "POST", "status", "401"}, 1},
-		{"http_requests_total", []string{"route", "unmatched", "method", "GET", "status", "404"}, 1},
-		{"http_request_duration_seconds", []string{"route", "/v1/decision/{key}/evaluate", "method", "POST"}, 3},
-		{"http_requests_in_flight", []string{"server", "business"}, 0},
-		{"outbound_request_errors_total", []string{"target", "brp", "kind", "status"}, 1},
-		{"outbound_request_errors_total", []string{"target", "upstream", "kind", "status"}, 1},
-		{"cache_misses_total", []string{"cache", "news"}, 1},
-		{"cache_hits_total", []string{"cache", "news"}, 1},
-		{"cache_misses_total", []string{"cache", "berichten"}, 1},
-		{"http_requests_total", []string{"route", "/v1/public/nieuws", "method", "GET", "status", "200"}, 2},
-		{"audit_dropped_total", []string{"server", "business"}, 0},
-		{"audit_failed_total", []string{"server", "business"}, 0},
-	} {
-		got, ok := metricstest.Value(fams, c.name, c.labels...)
-		if !ok || got != c.want {
-			t.Errorf("%s%v = %v (found %v), want %v", c.name, c.labels, got, ok, c.want)
-		}
-	}
+	fams := metricstest.Check(t, h, []metricstest.Sample{
+		{Name: "http_requests_total", Labels: []string{"server", "business", "route", "/", "method", "GET", "status", "200"}, Want: 1},
+		{Name: "http_requests_total", Labels: []string{"route", "/v1/decision/{key}/evaluate", "method", "POST", "status", "200"}, Want: 1},
+		{Name: "http_requests_total", Labels: []string{"route", "/v1/decision/{key}/evaluate", "method", "POST", "status", "404"}, Want: 1},
+		{Name: "http_requests_total", Labels: []string{"route", "/v1/decision/{key}/evaluate", "method", "POST", "status", "401"}, Want: 1},
+		{Name: "http_requests_total", Labels: []string{"route", "unmatched", "method", "GET", "status", "404"}, Want: 1},
+		{Name: "http_request_duration_seconds", Labels: []string{"route", "/v1/decision/{key}/evaluate", "method", "POST"}, Want: 3},
+		{Name: "http_requests_in_flight", Labels: []string{"server", "business"}, Want: 0},
+		{Name: "outbound_request_errors_total", Labels: []string{"target", "brp", "kind", "status"}, Want: 1},
+		{Name: "outbound_request_errors_total", Labels: []string{"target", "upstream", "kind", "status"}, Want: 1},
+		{Name: "cache_misses_total", Labels: []string{"cache", "news"}, Want: 1},
+		{Name: "cache_hits_total", Labels: []string{"cache", "news"}, Want: 1},
+		{Name: "cache_misses_total", Labels: []string{"cache", "berichten"}, Want: 1},
+		{Name: "http_requests_total", Labels: []string{"route", "/v1/public/nieuws", "method", "GET", "status", "200"}, Want: 2},
+		{Name: "audit_dropped_total", Labels: []string{"server", "business"}, Want: 0},
+		{Name: "audit_failed_total", Labels: []string{"server", "business"}, Want: 0},
+	})
 	for _, name := range []string{"audit_queue_depth", "go_goroutines", "process_open_fds"} {
 		if fams[name] == nil {
 			t.Errorf("no %s in the scrape", name)
@@ -140,23 +127,16 @@ func TestMetricsAuditDatabase(t *testing.T) {
 func TestMetricsDistinctIDsAddNoSeries(t *testing.T) {
 	ta := newTestApp(t, map[string]string{"RATE_LIMIT_MAX_REQUESTS": "100000"})
 	h := ta.Handler()
-	series := func() int {
-		fams, err := metricstest.ScrapeHandler(h, "/metrics")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return len(fams["http_requests_total"].GetMetric()) + len(fams["http_request_duration_seconds"].GetMetric())
-	}
 	send(t, h, "POST", "/v1/decision/first/evaluate", "{}")
 	send(t, h, "GET", "/v1/unknown/first", "")
-	before := series()
+	before := metricstest.RequestSeries(t, h)
 	for i := range 10000 {
 		if got := send(t, h, "POST", fmt.Sprintf("/v1/decision/key-%d/evaluate", i), "{}"); got != 401 {
 			t.Fatalf("request %d: %d, want 401", i, got)
 		}
 		send(t, h, "GET", fmt.Sprintf("/v1/unknown/id-%d", i), "")
 	}
-	if after := series(); after != before {
+	if after := metricstest.RequestSeries(t, h); after != before {
 		t.Errorf("%d request series before, %d after 20,000 requests with distinct ids", before, after)
 	}
 }

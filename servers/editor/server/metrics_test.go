@@ -41,28 +41,15 @@ func TestMetricsAfterAScriptedRun(t *testing.T) {
 			t.Fatalf("%s %s: %d, want %d", c.method, c.path, got, c.want)
 		}
 	}
-	fams, err := metricstest.ScrapeHandler(h, "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		name   string
-		labels []string
-		want   float64
-	}{
+	metricstest.Check(t, h, []metricstest.Sample{
 		// The backend's own mux names the route.
-		{"http_requests_total", []string{"server", "editor", "route", "/api/getSources", "method", "GET", "status", "200"}, 2},
-		{"http_requests_total", []string{"route", "/swagger", "method", "GET", "status", "200"}, 1},
-		{"http_requests_total", []string{"route", "/api/openapi.json", "method", "GET", "status", "200"}, 1},
-		{"http_requests_total", []string{"route", "/", "method", "GET", "status", "200"}, 1},
-		{"http_request_duration_seconds", []string{"route", "/api/getSources", "method", "GET"}, 2},
-		{"http_requests_in_flight", []string{"server", "editor"}, 0},
-	} {
-		got, ok := metricstest.Value(fams, c.name, c.labels...)
-		if !ok || got != c.want {
-			t.Errorf("%s%v = %v (found %v), want %v", c.name, c.labels, got, ok, c.want)
-		}
-	}
+		{Name: "http_requests_total", Labels: []string{"server", "editor", "route", "/api/getSources", "method", "GET", "status", "200"}, Want: 2},
+		{Name: "http_requests_total", Labels: []string{"route", "/swagger", "method", "GET", "status", "200"}, Want: 1},
+		{Name: "http_requests_total", Labels: []string{"route", "/api/openapi.json", "method", "GET", "status", "200"}, Want: 1},
+		{Name: "http_requests_total", Labels: []string{"route", "/", "method", "GET", "status", "200"}, Want: 1},
+		{Name: "http_request_duration_seconds", Labels: []string{"route", "/api/getSources", "method", "GET"}, Want: 2},
+		{Name: "http_requests_in_flight", Labels: []string{"server", "editor"}, Want: 0},
+	})
 }
 
 // TestMetricsSPARQLCalls: queries to a configured endpoint are timed
@@ -88,21 +75,14 @@ func TestMetricsSPARQLCalls(t *testing.T) {
 
 func TestMetricsDistinctIDsAddNoSeries(t *testing.T) {
 	h := editorApp(t, map[string]string{"METRICS": "true"}).Handler()
-	series := func() int {
-		fams, err := metricstest.ScrapeHandler(h, "/metrics")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return len(fams["http_requests_total"].GetMetric()) + len(fams["http_request_duration_seconds"].GetMetric())
-	}
 	send(h, "GET", "/api/unknown/first", "")
 	send(h, "GET", "/page/first", "")
-	before := series()
+	before := metricstest.RequestSeries(t, h)
 	for i := range 10000 {
 		send(h, "GET", fmt.Sprintf("/api/unknown/id-%d", i), "")
 		send(h, "GET", fmt.Sprintf("/page/id-%d", i), "")
 	}
-	if after := series(); after != before {
+	if after := metricstest.RequestSeries(t, h); after != before {
 		t.Errorf("%d request series before, %d after 20,000 requests with distinct paths", before, after)
 	}
 }

@@ -45,34 +45,21 @@ func TestMetricsAfterAScriptedRun(t *testing.T) {
 			t.Fatalf("GET %s: %d, want %d", c.path, got, c.want)
 		}
 	}
-	fams, err := metricstest.ScrapeHandler(h, "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		name   string
-		labels []string
-		want   float64
-	}{
-		{"http_requests_total", []string{"server", "explorer", "route", "/", "method", "GET", "status", "200"}, 1},
-		{"http_requests_total", []string{"route", "/v1/dmns", "method", "GET", "status", "200"}, 2},
-		{"http_requests_total", []string{"route", "/v1/dmns", "method", "GET", "status", "502"}, 1},
-		{"http_requests_total", []string{"route", "/v1/dmns/{identifier}", "method", "GET", "status", "404"}, 1},
-		{"http_requests_total", []string{"route", "/api/health", "method", "GET", "status", "200"}, 1},
-		{"http_requests_total", []string{"route", "unmatched", "method", "GET", "status", "404"}, 1},
-		{"http_request_duration_seconds", []string{"route", "/v1/dmns", "method", "GET"}, 3},
-		{"http_requests_in_flight", []string{"server", "explorer"}, 0},
+	fams := metricstest.Check(t, h, []metricstest.Sample{
+		{Name: "http_requests_total", Labels: []string{"server", "explorer", "route", "/", "method", "GET", "status", "200"}, Want: 1},
+		{Name: "http_requests_total", Labels: []string{"route", "/v1/dmns", "method", "GET", "status", "200"}, Want: 2},
+		{Name: "http_requests_total", Labels: []string{"route", "/v1/dmns", "method", "GET", "status", "502"}, Want: 1},
+		{Name: "http_requests_total", Labels: []string{"route", "/v1/dmns/{identifier}", "method", "GET", "status", "404"}, Want: 1},
+		{Name: "http_requests_total", Labels: []string{"route", "/api/health", "method", "GET", "status", "200"}, Want: 1},
+		{Name: "http_requests_total", Labels: []string{"route", "unmatched", "method", "GET", "status", "404"}, Want: 1},
+		{Name: "http_request_duration_seconds", Labels: []string{"route", "/v1/dmns", "method", "GET"}, Want: 3},
+		{Name: "http_requests_in_flight", Labels: []string{"server", "explorer"}, Want: 0},
 		// /v1/dmns twice and /v1/dmns/{identifier} once on the embedded
 		// store: one miss, two hits; the broken endpoint: one more miss.
-		{"cache_misses_total", []string{"cache", "chain_listing"}, 2},
-		{"cache_hits_total", []string{"cache", "chain_listing"}, 2},
-		{"outbound_request_errors_total", []string{"target", "sparql", "kind", "status"}, 1},
-	} {
-		got, ok := metricstest.Value(fams, c.name, c.labels...)
-		if !ok || got != c.want {
-			t.Errorf("%s%v = %v (found %v), want %v", c.name, c.labels, got, ok, c.want)
-		}
-	}
+		{Name: "cache_misses_total", Labels: []string{"cache", "chain_listing"}, Want: 2},
+		{Name: "cache_hits_total", Labels: []string{"cache", "chain_listing"}, Want: 2},
+		{Name: "outbound_request_errors_total", Labels: []string{"target", "sparql", "kind", "status"}, Want: 1},
+	})
 	for _, name := range []string{"go_goroutines", "process_resident_memory_bytes", "outbound_request_duration_seconds"} {
 		if fams[name] == nil {
 			t.Errorf("no %s in the scrape", name)
@@ -108,21 +95,14 @@ func TestMetricsBudgetAborts(t *testing.T) {
 func TestMetricsDistinctIDsAddNoSeries(t *testing.T) {
 	a, _ := newTestApp(t, nil)
 	h := a.Handler()
-	series := func() int {
-		fams, err := metricstest.ScrapeHandler(h, "/metrics")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return len(fams["http_requests_total"].GetMetric()) + len(fams["http_request_duration_seconds"].GetMetric())
-	}
 	get(t, h, "/v1/dmns/first?endpoint=/v1/sparql")
 	get(t, h, "/v1/unknown/first")
-	before := series()
+	before := metricstest.RequestSeries(t, h)
 	for i := range 10000 {
 		get(t, h, fmt.Sprintf("/v1/dmns/id-%d?endpoint=/v1/sparql", i))
 		get(t, h, fmt.Sprintf("/v1/unknown/id-%d", i))
 	}
-	if after := series(); after != before {
+	if after := metricstest.RequestSeries(t, h); after != before {
 		t.Errorf("%d request series before, %d after 20,000 requests with distinct ids", before, after)
 	}
 }

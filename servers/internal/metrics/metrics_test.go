@@ -77,30 +77,18 @@ func TestRouteTemplatesAndStatuses(t *testing.T) {
 	do(t, h, "BREW", "/v1/task/1") // an invented method
 	do(t, h, "GET", "/v1/rows")    // 400 LIMIT_EXCEEDED MaxRows
 	do(t, h, "GET", "/v1/big")     // 400 LIMIT_EXCEEDED MaxResponseBytes
-	for _, c := range []struct {
-		name   string
-		labels []string
-		want   float64
-	}{
-		{"http_requests_total", []string{"route", "/v1/task/{id}", "method", "GET", "status", "200", "server", "test"}, 2},
-		{"http_requests_total", []string{"route", "/api/task/{id}", "method", "GET", "status", "200"}, 1},
-		{"http_requests_total", []string{"route", "unmatched", "method", "GET", "status", "404"}, 1},
-		{"http_requests_total", []string{"route", "unmatched", "method", "POST", "status", "405"}, 1},
-		{"http_requests_total", []string{"route", "unmatched", "method", "OTHER", "status", "405"}, 1},
-		{"http_requests_total", []string{"route", "/v1/rows", "method", "GET", "status", "400"}, 1},
-		{"http_request_duration_seconds", []string{"route", "/v1/task/{id}", "method", "GET"}, 2},
-		{"http_requests_in_flight", []string{"server", "test"}, 0},
-		{"limit_exceeded_total", []string{"limit", "MaxRows"}, 1},
-		{"limit_exceeded_total", []string{"limit", "MaxResponseBytes"}, 1},
-	} {
-		if got := value(t, h, c.name, c.labels...); got != c.want {
-			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)
-		}
-	}
-	fams, err := metricstest.ScrapeHandler(h, "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fams := metricstest.Check(t, h, []metricstest.Sample{
+		{Name: "http_requests_total", Labels: []string{"route", "/v1/task/{id}", "method", "GET", "status", "200", "server", "test"}, Want: 2},
+		{Name: "http_requests_total", Labels: []string{"route", "/api/task/{id}", "method", "GET", "status", "200"}, Want: 1},
+		{Name: "http_requests_total", Labels: []string{"route", "unmatched", "method", "GET", "status", "404"}, Want: 1},
+		{Name: "http_requests_total", Labels: []string{"route", "unmatched", "method", "POST", "status", "405"}, Want: 1},
+		{Name: "http_requests_total", Labels: []string{"route", "unmatched", "method", "OTHER", "status", "405"}, Want: 1},
+		{Name: "http_requests_total", Labels: []string{"route", "/v1/rows", "method", "GET", "status", "400"}, Want: 1},
+		{Name: "http_request_duration_seconds", Labels: []string{"route", "/v1/task/{id}", "method", "GET"}, Want: 2},
+		{Name: "http_requests_in_flight", Labels: []string{"server", "test"}, Want: 0},
+		{Name: "limit_exceeded_total", Labels: []string{"limit", "MaxRows"}, Want: 1},
+		{Name: "limit_exceeded_total", Labels: []string{"limit", "MaxResponseBytes"}, Want: 1},
+	})
 	for _, name := range []string{"go_goroutines", "process_cpu_seconds_total"} {
 		if fams[name] == nil {
 			t.Errorf("no %s: the runtime and process collectors are missing", name)

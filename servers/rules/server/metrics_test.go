@@ -42,28 +42,15 @@ func TestMetricsAfterAScriptedRun(t *testing.T) {
 			t.Fatalf("GET %s: %d, want %d", c.path, got, c.want)
 		}
 	}
-	fams, err := metricstest.ScrapeHandler(h, "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		name   string
-		labels []string
-		want   float64
-	}{
-		{"http_requests_total", []string{"server", "rules", "route", "/", "method", "GET", "status", "200"}, 1},
-		{"http_requests_total", []string{"route", "/methods", "method", "GET", "status", "200"}, 1},
-		{"http_requests_total", []string{"route", "/rules/{rule_id_path:.+}", "method", "GET", "status", "200"}, 1},
-		{"http_requests_total", []string{"route", "/rules/{rule_id_path:.+}", "method", "GET", "status", "404"}, 1},
-		{"http_requests_total", []string{"route", "unmatched", "method", "GET", "status", "404"}, 1},
-		{"http_request_duration_seconds", []string{"route", "/rules/{rule_id_path:.+}", "method", "GET"}, 2},
-		{"http_requests_in_flight", []string{"server", "rules"}, 0},
-	} {
-		got, ok := metricstest.Value(fams, c.name, c.labels...)
-		if !ok || got != c.want {
-			t.Errorf("%s%v = %v (found %v), want %v", c.name, c.labels, got, ok, c.want)
-		}
-	}
+	fams := metricstest.Check(t, h, []metricstest.Sample{
+		{Name: "http_requests_total", Labels: []string{"server", "rules", "route", "/", "method", "GET", "status", "200"}, Want: 1},
+		{Name: "http_requests_total", Labels: []string{"route", "/methods", "method", "GET", "status", "200"}, Want: 1},
+		{Name: "http_requests_total", Labels: []string{"route", "/rules/{rule_id_path:.+}", "method", "GET", "status", "200"}, Want: 1},
+		{Name: "http_requests_total", Labels: []string{"route", "/rules/{rule_id_path:.+}", "method", "GET", "status", "404"}, Want: 1},
+		{Name: "http_requests_total", Labels: []string{"route", "unmatched", "method", "GET", "status", "404"}, Want: 1},
+		{Name: "http_request_duration_seconds", Labels: []string{"route", "/rules/{rule_id_path:.+}", "method", "GET"}, Want: 2},
+		{Name: "http_requests_in_flight", Labels: []string{"server", "rules"}, Want: 0},
+	})
 	if fams["go_goroutines"] == nil {
 		t.Error("no Go runtime series")
 	}
@@ -94,21 +81,14 @@ func TestMetricsRepositoryCalls(t *testing.T) {
 
 func TestMetricsDistinctIDsAddNoSeries(t *testing.T) {
 	h := rulesApp(t, nil).Handler()
-	series := func() int {
-		fams, err := metricstest.ScrapeHandler(h, "/metrics")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return len(fams["http_requests_total"].GetMetric()) + len(fams["http_request_duration_seconds"].GetMetric())
-	}
 	status(h, "/rules/BWBR9000000_2025-07-01_0")
 	status(h, "/unknown/first")
-	before := series()
+	before := metricstest.RequestSeries(t, h)
 	for i := range 10000 {
 		status(h, fmt.Sprintf("/rules/BWBR%07d_2025-07-01_0", i))
 		status(h, fmt.Sprintf("/unknown/id-%d", i))
 	}
-	if after := series(); after != before {
+	if after := metricstest.RequestSeries(t, h); after != before {
 		t.Errorf("%d request series before, %d after 20,000 requests with distinct ids", before, after)
 	}
 }

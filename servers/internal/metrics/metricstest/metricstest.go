@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"testing"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -74,4 +75,42 @@ func Series(families map[string]*dto.MetricFamily) int {
 		n += len(f.GetMetric())
 	}
 	return n
+}
+
+// Sample is one expected sample of a scrape: the family, label pairs
+// (name, value, …) that pick the series, and its value (a histogram's
+// sample count).
+type Sample struct {
+	Name   string
+	Labels []string
+	Want   float64
+}
+
+// Check scrapes h's /metrics, reports every sample that is missing or has
+// another value, and returns the scrape for further checks.
+func Check(t testing.TB, h http.Handler, samples []Sample) map[string]*dto.MetricFamily {
+	t.Helper()
+	fams, err := ScrapeHandler(h, "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range samples {
+		got, ok := Value(fams, s.Name, s.Labels...)
+		if !ok || got != s.Want {
+			t.Errorf("%s%v = %v (found: %v), want %v", s.Name, s.Labels, got, ok, s.Want)
+		}
+	}
+	return fams
+}
+
+// RequestSeries counts the series of http_requests_total and
+// http_request_duration_seconds in a scrape of h's /metrics: requests with
+// distinct ids must not change it.
+func RequestSeries(t testing.TB, h http.Handler) int {
+	t.Helper()
+	fams, err := ScrapeHandler(h, "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(fams["http_requests_total"].GetMetric()) + len(fams["http_request_duration_seconds"].GetMetric())
 }
