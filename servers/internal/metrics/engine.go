@@ -7,9 +7,16 @@ import (
 	"github.com/regelkit/regelkit/engine"
 )
 
-// maxCountedInstances caps the running-instance gauge: the engine has no
-// count of instances, so the scrape lists them, at most this many.
-const maxCountedInstances = 10000
+// maxCountedInstances caps the running-instance gauge of an engine without
+// a count of instances: the scrape lists them, at most this many, so a
+// scrape of a busy remote engine stays one small request.
+const maxCountedInstances = 1000
+
+// instanceCounter is an engine that counts running instances itself
+// (Operaton's GET /process-instance/count); preferred when there.
+type instanceCounter interface {
+	ProcessInstanceCount(ctx context.Context, q engine.ProcessInstanceQuery) (int, error)
+}
 
 // scrapeTimeout bounds each engine query a scrape makes.
 const scrapeTimeout = 2 * time.Second
@@ -23,11 +30,19 @@ func (m *Metrics) Engine(eng any) {
 	if !ok {
 		return
 	}
+	counter, counts := eng.(instanceCounter)
 	m.GaugeFunc("engine_process_instances_running",
-		"Running process instances of the process engine (at most 10000 are counted; -1: the engine did not answer).",
+		"Running process instances of the process engine (without a count from the engine at most 1000 are counted; -1: the engine did not answer).",
 		func() float64 {
 			ctx, cancel := context.WithTimeout(context.Background(), scrapeTimeout)
 			defer cancel()
+			if counts {
+				n, err := counter.ProcessInstanceCount(ctx, engine.ProcessInstanceQuery{})
+				if err != nil {
+					return -1
+				}
+				return float64(n)
+			}
 			list, err := p.ProcessInstances(ctx, engine.ProcessInstanceQuery{MaxResults: maxCountedInstances})
 			if err != nil {
 				return -1

@@ -301,11 +301,28 @@ func (p processes) ProcessInstances(ctx context.Context, q engine.ProcessInstanc
 
 func (p processes) TaskCount(ctx context.Context, q engine.TaskQuery) (int, error) { return 3, p.err }
 
+// counting also counts instances itself.
+type counting struct{ processes }
+
+func (counting) ProcessInstanceCount(ctx context.Context, q engine.ProcessInstanceQuery) (int, error) {
+	return 4321, nil
+}
+
 func TestEngineGauges(t *testing.T) {
 	m, h := newServer(t, metrics.Config{Public: true})
 	m.Engine(processes{instances: 12})
 	if got := value(t, h, "engine_process_instances_running"); got != 12 {
 		t.Errorf("running instances %v, want 12", got)
+	}
+	m, h = newServer(t, metrics.Config{Public: true})
+	m.Engine(processes{instances: 5000})
+	if got := value(t, h, "engine_process_instances_running"); got != 1000 {
+		t.Errorf("running instances listed %v, want the cap 1000", got)
+	}
+	m, h = newServer(t, metrics.Config{Public: true})
+	m.Engine(counting{processes{instances: 5000}})
+	if got := value(t, h, "engine_process_instances_running"); got != 4321 {
+		t.Errorf("running instances of an engine that counts %v, want its count 4321", got)
 	}
 	if got := value(t, h, "engine_tasks_open"); got != 3 {
 		t.Errorf("open tasks %v, want 3", got)
