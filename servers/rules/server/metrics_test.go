@@ -1,12 +1,19 @@
 package server
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/regelkit/regelkit/servers/internal/lifecycle"
 	"github.com/regelkit/regelkit/servers/internal/metrics"
 	"github.com/regelkit/regelkit/servers/internal/metrics/metricstest"
 )
@@ -114,5 +121,71 @@ func TestMetricsExposure(t *testing.T) {
 		if got := status(a.metrics.Only(), "/metrics"); got != 200 {
 			t.Errorf("%v: the metrics listener's handler answers %d", c.env, got)
 		}
+	}
+}
+
+// freePort finds a loopback port nothing listens on.
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+}
+
+// TestMetricsListenerInProduction runs the rules API as its main does,
+// in production with METRICS_ADDR: the metrics listener serves /metrics,
+// the public port does not.
+func TestMetricsListenerInProduction(t *testing.T) {
+	port, mport := freePort(t), freePort(t)
+	env := map[string]string{"ENVIRONMENT": "production", "HOST": "127.0.0.1", "PORT": port,
+		"METRICS_ADDR": "127.0.0.1:" + mport, "SHUTDOWN_DELAY": "0s"}
+	s, err := New(t.Context(), Options{Lookup: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+		Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithCancel(t.Context())
+	lc := lifecycle.New(s.Shutdown())
+	done := make(chan error, 1)
+	go func() { done <- lc.Run(ctx, s.Listeners(lc)...) }()
+	get := func(url string) (int, string) {
+		t.Helper()
+		var resp *http.Response
+		var err error
+		for range 100 { // the listeners open in Run's goroutine
+			if resp, err = http.Get(url); err == nil {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, _ := get("http://127.0.0.1:" + port + "/"); code != 200 {
+		t.Fatalf("GET / on the public port: %d", code)
+	}
+	if code, _ := get("http://127.0.0.1:" + port + "/metrics"); code != 404 {
+		t.Errorf("GET /metrics on the public port in production: %d, want 404", code)
+	}
+	code, body := get("http://127.0.0.1:" + mport + "/metrics")
+	if code != 200 || !strings.Contains(body, `http_requests_total{method="GET",route="/",server="rules",status="200"} 1`) {
+		t.Errorf("GET /metrics on METRICS_ADDR: %d\n%s", code, body)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the rules API did not stop")
 	}
 }
