@@ -10,7 +10,8 @@ import (
 	"github.com/gorilla/mux"
 )
 
-// Unmatched is the route label of a request no route matched (404, 405).
+// Unmatched is the route label of a request no route answered: the
+// router's 404 and 405, and requests refused before routing (429).
 const Unmatched = "unmatched"
 
 // Path is where Wrap serves the metrics when Config.Public is set.
