@@ -37,7 +37,8 @@ func TestMetricsAfterAScriptedRun(t *testing.T) {
 		http.Error(w, "down", http.StatusInternalServerError)
 	}))
 	defer feed.Close()
-	ta := newTestApp(t, map[string]string{"BRP_UPSTREAM_URL": register.URL, "BERICHTEN_FEED_URL": feed.URL})
+	ta := newTestApp(t, map[string]string{"BRP_UPSTREAM_URL": register.URL, "BERICHTEN_FEED_URL": feed.URL,
+		"ISSUE_TRACKER_BASE_URL": feed.URL, "ISSUE_TRACKER_TOKEN": "t", "ISSUE_TRACKER_PROJECT_PATH": "g/p"})
 	h := ta.Handler()
 	cw := bearer(ta.token(t, caseworker("utrecht")))
 	for _, c := range []struct {
@@ -53,6 +54,7 @@ func TestMetricsAfterAScriptedRun(t *testing.T) {
 		{"GET", "/v1/public/nieuws", "", nil, 200}, // the embedded feed: a miss
 		{"GET", "/v1/public/nieuws", "", nil, 200}, // a hit
 		{"GET", "/v1/public/berichten", "", nil, 502},
+		{"GET", "/v1/public/use-cases", "", nil, 502}, // the tracker is down too
 		{"POST", "/v1/brp/personen", `{"type": "RaadpleegMetBurgerservicenummer", "burgerservicenummer": ["999992235"], "fields": ["naam"]}`, cw, 503},
 	} {
 		if got := send(t, h, c.method, c.path, c.body, c.headers...); got != c.want {
@@ -68,7 +70,7 @@ func TestMetricsAfterAScriptedRun(t *testing.T) {
 		{Name: "http_request_duration_seconds", Labels: []string{"route", "/v1/decision/{key}/evaluate", "method", "POST"}, Want: 3},
 		{Name: "http_requests_in_flight", Labels: []string{"server", "business"}, Want: 0},
 		{Name: "outbound_request_errors_total", Labels: []string{"target", "brp", "kind", "status"}, Want: 1},
-		{Name: "outbound_request_errors_total", Labels: []string{"target", "upstream", "kind", "status"}, Want: 1},
+		{Name: "outbound_request_errors_total", Labels: []string{"target", "upstream", "kind", "status"}, Want: 2},
 		{Name: "cache_misses_total", Labels: []string{"cache", "news"}, Want: 1},
 		{Name: "cache_hits_total", Labels: []string{"cache", "news"}, Want: 1},
 		{Name: "cache_misses_total", Labels: []string{"cache", "berichten"}, Want: 1},

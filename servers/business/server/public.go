@@ -30,6 +30,7 @@ func (a *app) newPublic(ctx context.Context) error {
 		BaseURL: a.cfg.IssueTrackerBaseURL, Token: a.cfg.IssueTrackerToken, ProjectPath: a.cfg.IssueTrackerProject,
 		UseCaseLabel: a.cfg.IssueTrackerLabel, AltchaKey: a.cfg.AltchaHMACKey, MediaKey: a.cfg.MediaAggregateKey,
 		Strict: strict, UserAgent: ua, Logger: a.logger,
+		Wrap: func(rt http.RoundTripper) http.RoundTripper { return a.metrics.Transport("upstream", rt) },
 	})
 	return nil
 }
