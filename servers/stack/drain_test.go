@@ -284,8 +284,18 @@ func TestSIGTERMChildProcess(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	// The signal reaches the child's goroutines a moment later: readiness
+	// must turn 503 well within SHUTDOWN_DELAY, while the port still
+	// accepts.
 	for _, u := range []string{biz + "/v1/health/ready", explorerURL + "/v1/health"} {
-		if code, body := get(t, u); code != http.StatusServiceUnavailable || body != notReady {
+		var code int
+		var body string
+		for deadline := time.Now().Add(300 * time.Millisecond); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			if code, body = get(t, u); code == http.StatusServiceUnavailable {
+				break
+			}
+		}
+		if code != http.StatusServiceUnavailable || body != notReady {
 			t.Errorf("%s while draining: %d %q", u, code, body)
 		}
 	}

@@ -333,7 +333,15 @@ func TestSIGTERMChildProcess(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	code, body := get(t, base+"/ready")
+	// The signal reaches the child's goroutines a moment later: readiness
+	// must turn 503 well within the delay, while the port still accepts.
+	var code int
+	var body string
+	for deadline := time.Now().Add(200 * time.Millisecond); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if code, body = get(t, base+"/ready"); code == http.StatusServiceUnavailable {
+			break
+		}
+	}
 	if code != http.StatusServiceUnavailable {
 		t.Errorf("while draining: ready = %d %s, want 503", code, body)
 	}
