@@ -170,7 +170,7 @@ func TestDrainUnderLoad(t *testing.T) {
 			}()
 			time.Sleep(400 * time.Millisecond)
 			sigterm()
-			if code, body := get(t, base+tc.ready); code != http.StatusServiceUnavailable || body != notReady {
+			if code, body := lifecycletest.AwaitStatus(t, base+tc.ready, http.StatusServiceUnavailable, 200*time.Millisecond); code != http.StatusServiceUnavailable || body != notReady {
 				t.Errorf("readiness while draining: %d %q", code, body)
 			}
 			select {
@@ -288,14 +288,7 @@ func TestSIGTERMChildProcess(t *testing.T) {
 	// must turn 503 well within SHUTDOWN_DELAY, while the port still
 	// accepts.
 	for _, u := range []string{biz + "/v1/health/ready", explorerURL + "/v1/health"} {
-		var code int
-		var body string
-		for deadline := time.Now().Add(300 * time.Millisecond); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-			if code, body = get(t, u); code == http.StatusServiceUnavailable {
-				break
-			}
-		}
-		if code != http.StatusServiceUnavailable || body != notReady {
+		if code, body := lifecycletest.AwaitStatus(t, u, http.StatusServiceUnavailable, 300*time.Millisecond); code != http.StatusServiceUnavailable || body != notReady {
 			t.Errorf("%s while draining: %d %q", u, code, body)
 		}
 	}

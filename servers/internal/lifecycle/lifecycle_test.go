@@ -130,7 +130,7 @@ func TestRunDrainsUnderLoad(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	stop()
 	// Readiness false at once, while the listener still accepts.
-	code, body := get(t, base+"/ready")
+	code, body := lifecycletest.AwaitStatus(t, base+"/ready", http.StatusServiceUnavailable, 200*time.Millisecond)
 	if code != http.StatusServiceUnavailable || body != `{"status":"not ready","reason":"shutting down"}`+"\n" {
 		t.Errorf("while draining: ready = %d %q, want 503 not ready", code, body)
 	}
@@ -335,13 +335,7 @@ func TestSIGTERMChildProcess(t *testing.T) {
 	}
 	// The signal reaches the child's goroutines a moment later: readiness
 	// must turn 503 well within the delay, while the port still accepts.
-	var code int
-	var body string
-	for deadline := time.Now().Add(200 * time.Millisecond); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if code, body = get(t, base+"/ready"); code == http.StatusServiceUnavailable {
-			break
-		}
-	}
+	code, body := lifecycletest.AwaitStatus(t, base+"/ready", http.StatusServiceUnavailable, 200*time.Millisecond)
 	if code != http.StatusServiceUnavailable {
 		t.Errorf("while draining: ready = %d %s, want 503", code, body)
 	}
