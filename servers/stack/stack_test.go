@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -248,5 +249,49 @@ func TestStackEndToEnd(t *testing.T) {
 	}
 	if err := s.stop(); err != nil {
 		t.Errorf("stop: %v", err)
+	}
+}
+
+// TestREADMEDocumentsEveryVariable keeps the README's stack configuration
+// table in step with what loadConfig reads.
+func TestREADMEDocumentsEveryVariable(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := bytes.Cut(readme, []byte("## Stack configuration"))
+	if !ok {
+		t.Fatal(`README has no "## Stack configuration" section`)
+	}
+	if i := bytes.Index(section, []byte("\n## ")); i >= 0 {
+		section = section[:i]
+	}
+	_, env, err := loadConfig(func(string) (string, bool) { return "", false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range env.Vars() {
+		if !bytes.Contains(section, []byte("| `"+v.Name+"` |")) {
+			t.Errorf("README's stack configuration table lacks %s", v.Name)
+		}
+	}
+}
+
+// TestConfig: the documented defaults, and two servers on one port refused.
+func TestConfig(t *testing.T) {
+	cfg, _, err := loadConfig(func(string) (string, bool) { return "", false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Explorer != 8081 || cfg.Business != 3002 || cfg.Editor != 8084 || cfg.Rules != 8083 || !cfg.Development ||
+		cfg.Shutdown.Grace != 20*time.Second || cfg.Shutdown.Delay != 0 {
+		t.Errorf("defaults: %+v", cfg)
+	}
+	_, _, err = loadConfig(lookupOf(map[string]string{"RULES_PORT": "8081"}))
+	if err == nil || !strings.Contains(err.Error(), "EXPLORER_PORT and RULES_PORT are both 8081") {
+		t.Errorf("a shared port: %v", err)
+	}
+	if got, _ := withPort(lookupOf(map[string]string{"PORT": "1"}), 9)("PORT"); got != "9" {
+		t.Errorf("PORT = %s, want the stack's 9", got)
 	}
 }
