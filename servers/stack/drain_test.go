@@ -196,17 +196,6 @@ func TestDrainUnderLoad(t *testing.T) {
 	}
 }
 
-func get(t *testing.T, url string) (int, string) {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatalf("GET %s: %v", url, err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
-}
-
 // TestSIGTERMChildProcess sends a real SIGTERM to the whole stack running
 // as a child process while the business API is under load: readiness turns
 // 503 on every server, the child exits 0, no request the business API
