@@ -121,7 +121,7 @@ func TestDrainUnderLoad(t *testing.T) {
 					}
 				}
 		}},
-		{"editor", "/api/", func(t *testing.T) (drainable, func(string, int) (*http.Request, error), func(*testing.T, int)) {
+		{"editor", "/api/ready", func(t *testing.T) (drainable, func(string, int) (*http.Request, error), func(*testing.T, int)) {
 			s, err := editor.New(context.Background(), editor.Options{Lookup: lookupOf(quiet), Logger: discard})
 			if err != nil {
 				t.Fatal(err)

@@ -103,7 +103,7 @@ func startStack(t *testing.T, extra map[string]string) *running {
 	}
 	t.Cleanup(func() { _ = s.stop() })
 	deadline := time.Now().Add(60 * time.Second)
-	for _, u := range []string{s.explorer + "/v1/health", s.business + "/v1/health/live", s.editor + "/api/", s.rules + "/"} {
+	for _, u := range []string{s.explorer + "/v1/health", s.business + "/v1/health/live", s.editor + "/api/ready", s.rules + "/"} {
 		for {
 			resp, err := http.Get(u)
 			if err == nil {
@@ -243,6 +243,9 @@ func TestStackEndToEnd(t *testing.T) {
 		t.Errorf("unknown deployment: %d %.300s", code, body)
 	}
 
+	if code, body := do(t, "GET", s.editor+"/api/ready", "", nil); code != http.StatusOK || string(body) != `{"status":"ready"}`+"\n" {
+		t.Errorf("editor readiness: %d %q", code, body)
+	}
 	// The editor shares the knowledge graph: its sources are there.
 	if code, body := do(t, "GET", s.editor+"/api/getSources", "", nil); code != http.StatusOK || !bytes.Contains(body, []byte("Sources retrieved!")) {
 		t.Errorf("editor sources: %d %.300s", code, body)

@@ -381,3 +381,30 @@ func child() {
 	}
 	os.Exit(0)
 }
+
+// TestReadyRoute: a server without a health route gets one: 200 ready,
+// then 503 once draining; other paths pass through.
+func TestReadyRoute(t *testing.T) {
+	lc := lifecycle.New(lifecycle.Options{Delay: 300 * time.Millisecond})
+	ln := listen(t)
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- lc.Run(ctx, lifecycle.Server{Name: "t", Listener: ln, Handler: lc.ReadyRoute(http.NotFoundHandler(), "/api/ready")})
+	}()
+	base := "http://" + ln.Addr().String()
+	if code, body := get(t, base+"/api/ready"); code != http.StatusOK || body != `{"status":"ready"}`+"\n" {
+		t.Errorf("before draining: %d %q", code, body)
+	}
+	if code, _ := get(t, base+"/other"); code != http.StatusNotFound {
+		t.Errorf("another path: %d, want the handler's 404", code)
+	}
+	stop()
+	code, body := lifecycletest.AwaitStatus(t, base+"/api/ready", http.StatusServiceUnavailable, 200*time.Millisecond)
+	if code != http.StatusServiceUnavailable || body != `{"status":"not ready","reason":"shutting down"}`+"\n" {
+		t.Errorf("while draining: %d %q", code, body)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
