@@ -238,6 +238,12 @@ func TestStackEndToEnd(t *testing.T) {
 			t.Errorf("rules answer lacks %s: %.800s", want, body)
 		}
 	}
+	// The rules API's own repository still answers the rest, with what it
+	// knows: an exact CVDR version keeps its in-force date from the
+	// embedded versions.json behind the shared engine's repository.
+	if code, body := do(t, "GET", s.rules+"/rules/CVDR712517_2", "", nil); code != http.StatusOK || !bytes.Contains(body, []byte(`"2025-01-01"`)) {
+		t.Errorf("CVDR712517_2 through the stack: %d, want validFrom 2025-01-01: %.400s", code, body)
+	}
 	// An unknown deployment is the rules API's 404, not a failure.
 	if code, body := do(t, "GET", s.rules+"/rules/DMN1.3_00000000-0000-4000-8000-000000000000R"+res+"_2025-12-24_1", "", nil); code != http.StatusNotFound {
 		t.Errorf("unknown deployment: %d %.300s", code, body)
