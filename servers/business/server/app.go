@@ -149,7 +149,7 @@ func devKeyPath(cfg *config) (string, error) {
 // newEngine returns the remote Operaton when PROCESS_ENGINE_URL is set, and
 // otherwise the embedded engine with the example decision models deployed.
 func newEngine(ctx context.Context, cfg *config) (engine.Engine, bool, error) {
-	if cfg.EngineURL != "" {
+	if cfg.EngineURL != "" && cfg.shared.Engine == nil {
 		c, err := operaton.New(operaton.Config{
 			BaseURL: cfg.EngineURL, Username: cfg.EngineUser, Password: cfg.EnginePassword, Timeout: cfg.EngineTimeout,
 		})

@@ -23,7 +23,7 @@ const engineRESTPath = "/engine-rest"
 // otherwise the embedded engine with the example models deployed, so the
 // explorer's chains run with no external service.
 func newEngine(ctx context.Context, cfg *config) (eng engine.Engine, embedded bool, err error) {
-	if cfg.OperatonBaseURL != "" {
+	if cfg.OperatonBaseURL != "" && cfg.shared.Engine == nil {
 		c, err := operaton.New(operaton.Config{
 			BaseURL:  cfg.OperatonBaseURL,
 			Username: cfg.OperatonUsername,

@@ -50,9 +50,6 @@ func New(ctx context.Context, o Options) (*Server, error) {
 		return nil, fmt.Errorf("configuration: %w", err)
 	}
 	cfg.shared = o
-	if o.Engine != nil {
-		cfg.OperatonBaseURL = "" // the injected engine takes the remote one's place
-	}
 	logger := o.Logger
 	if logger == nil {
 		logger = newLogger(cfg)
