@@ -20,5 +20,8 @@ func main() {
 func run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// After the first signal the default action returns: a second Ctrl-C
+	// ends a drain that waits on a stuck request.
+	context.AfterFunc(ctx, stop)
 	return server.Run(ctx, server.Options{})
 }

@@ -121,7 +121,7 @@ func TestDrainUnderLoad(t *testing.T) {
 					}
 				}
 		}},
-		{"editor", "/api/", func(t *testing.T) (drainable, func(string, int) (*http.Request, error), func(*testing.T, int)) {
+		{"editor", "/api/ready", func(t *testing.T) (drainable, func(string, int) (*http.Request, error), func(*testing.T, int)) {
 			s, err := editor.New(context.Background(), editor.Options{Lookup: lookupOf(quiet), Logger: discard})
 			if err != nil {
 				t.Fatal(err)
@@ -170,7 +170,7 @@ func TestDrainUnderLoad(t *testing.T) {
 			}()
 			time.Sleep(400 * time.Millisecond)
 			sigterm()
-			if code, body := get(t, base+tc.ready); code != http.StatusServiceUnavailable || body != notReady {
+			if code, body := lifecycletest.AwaitStatus(t, base+tc.ready, http.StatusServiceUnavailable, 200*time.Millisecond); code != http.StatusServiceUnavailable || body != notReady {
 				t.Errorf("readiness while draining: %d %q", code, body)
 			}
 			select {
@@ -194,17 +194,6 @@ func TestDrainUnderLoad(t *testing.T) {
 			}
 		})
 	}
-}
-
-func get(t *testing.T, url string) (int, string) {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatalf("GET %s: %v", url, err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
 }
 
 // TestSIGTERMChildProcess sends a real SIGTERM to the whole stack running
@@ -284,8 +273,11 @@ func TestSIGTERMChildProcess(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	// The signal reaches the child's goroutines a moment later: readiness
+	// must turn 503 well within SHUTDOWN_DELAY, while the port still
+	// accepts.
 	for _, u := range []string{biz + "/v1/health/ready", explorerURL + "/v1/health"} {
-		if code, body := get(t, u); code != http.StatusServiceUnavailable || body != notReady {
+		if code, body := lifecycletest.AwaitStatus(t, u, http.StatusServiceUnavailable, 300*time.Millisecond); code != http.StatusServiceUnavailable || body != notReady {
 			t.Errorf("%s while draining: %d %q", u, code, body)
 		}
 	}

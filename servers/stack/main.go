@@ -33,6 +33,9 @@ func main() {
 func run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// After the first signal the default action returns: a second Ctrl-C
+	// ends a drain that waits on a stuck request.
+	context.AfterFunc(ctx, stop)
 	return serve(ctx, os.LookupEnv, os.Stdout, os.Stderr)
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -102,7 +103,7 @@ func startStack(t *testing.T, extra map[string]string) *running {
 	}
 	t.Cleanup(func() { _ = s.stop() })
 	deadline := time.Now().Add(60 * time.Second)
-	for _, u := range []string{s.explorer + "/v1/health", s.business + "/v1/health/live", s.editor + "/api/", s.rules + "/"} {
+	for _, u := range []string{s.explorer + "/v1/health", s.business + "/v1/health/live", s.editor + "/api/ready", s.rules + "/"} {
 		for {
 			resp, err := http.Get(u)
 			if err == nil {
@@ -237,16 +238,69 @@ func TestStackEndToEnd(t *testing.T) {
 			t.Errorf("rules answer lacks %s: %.800s", want, body)
 		}
 	}
+	// The rules API's own repository still answers the rest, with what it
+	// knows: an exact CVDR version keeps its in-force date from the
+	// embedded versions.json behind the shared engine's repository.
+	if code, body := do(t, "GET", s.rules+"/rules/CVDR712517_2", "", nil); code != http.StatusOK || !bytes.Contains(body, []byte(`"2025-01-01"`)) {
+		t.Errorf("CVDR712517_2 through the stack: %d, want validFrom 2025-01-01: %.400s", code, body)
+	}
 	// An unknown deployment is the rules API's 404, not a failure.
 	if code, body := do(t, "GET", s.rules+"/rules/DMN1.3_00000000-0000-4000-8000-000000000000R"+res+"_2025-12-24_1", "", nil); code != http.StatusNotFound {
 		t.Errorf("unknown deployment: %d %.300s", code, body)
 	}
 
+	if code, body := do(t, "GET", s.editor+"/api/ready", "", nil); code != http.StatusOK || string(body) != `{"status":"ready"}`+"\n" {
+		t.Errorf("editor readiness: %d %q", code, body)
+	}
 	// The editor shares the knowledge graph: its sources are there.
 	if code, body := do(t, "GET", s.editor+"/api/getSources", "", nil); code != http.StatusOK || !bytes.Contains(body, []byte("Sources retrieved!")) {
 		t.Errorf("editor sources: %d %.300s", code, body)
 	}
 	if err := s.stop(); err != nil {
 		t.Errorf("stop: %v", err)
+	}
+}
+
+// TestREADMEDocumentsEveryVariable keeps the README's stack configuration
+// table in step with what loadConfig reads.
+func TestREADMEDocumentsEveryVariable(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := bytes.Cut(readme, []byte("## Stack configuration"))
+	if !ok {
+		t.Fatal(`README has no "## Stack configuration" section`)
+	}
+	if i := bytes.Index(section, []byte("\n## ")); i >= 0 {
+		section = section[:i]
+	}
+	_, env, err := loadConfig(func(string) (string, bool) { return "", false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range env.Vars() {
+		if !bytes.Contains(section, []byte("| `"+v.Name+"` |")) {
+			t.Errorf("README's stack configuration table lacks %s", v.Name)
+		}
+	}
+}
+
+// TestConfig: the documented defaults, and two servers on one port refused.
+func TestConfig(t *testing.T) {
+	cfg, _, err := loadConfig(func(string) (string, bool) { return "", false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Explorer != 8081 || cfg.Business != 3002 || cfg.Editor != 8084 || cfg.Rules != 8083 || !cfg.Development ||
+		cfg.Shutdown.Grace != 20*time.Second || cfg.Shutdown.Delay != 0 {
+		t.Errorf("defaults: %+v", cfg)
+	}
+	_, _, err = loadConfig(lookupOf(map[string]string{"RULES_PORT": "8081"}))
+	if err == nil || !strings.Contains(err.Error(), "EXPLORER_PORT and RULES_PORT are both 8081") {
+		t.Errorf("a shared port: %v", err)
+	}
+	if got, _ := withPort(lookupOf(map[string]string{"PORT": "1"}), 9)("PORT"); got != "9" {
+		t.Errorf("PORT = %s, want the stack's 9", got)
 	}
 }

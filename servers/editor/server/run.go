@@ -70,12 +70,17 @@ func (s *Server) Shutdown() lifecycle.Options {
 	return o
 }
 
-// Listeners returns the front, with readiness on the backend's GET /api/,
-// and, with CONVERTER_PORT, the converter's pages; they drain together.
+// readyPath is the editor's readiness route: the backend's GET / is not
+// reachable through the front, whose / is the web application.
+const readyPath = "/api/ready"
+
+// Listeners returns the front, with readiness at GET /api/ready (200, 503
+// while draining), and, with CONVERTER_PORT, the converter's pages; they
+// drain together.
 func (s *Server) Listeners(lc *lifecycle.Lifecycle) []lifecycle.Server {
 	cfg, logger := s.a.cfg, s.a.logger
 	out := []lifecycle.Server{{
-		Name: "editor", Addr: ":" + strconv.Itoa(cfg.Port), Handler: lc.Ready(s.Handler(), "/api/"),
+		Name: "editor", Addr: ":" + strconv.Itoa(cfg.Port), Handler: lc.ReadyRoute(s.Handler(), readyPath),
 		Ready: func(addr net.Addr) {
 			logger.Info("editor listening", "addr", addr.String(), "version", version, "dataset", cfg.Dataset)
 		},

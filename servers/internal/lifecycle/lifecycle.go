@@ -130,6 +130,28 @@ func (l *Lifecycle) Ready(h http.Handler, paths ...string) http.Handler {
 	})
 }
 
+// ready is the readiness body before draining.
+const ready = `{"status":"ready"}` + "\n"
+
+// ReadyRoute serves GET and HEAD of path itself, for a server with no
+// health route of its own: 200 {status: "ready"} until draining has begun,
+// then 503 as Ready answers. Every other request goes to h.
+func (l *Lifecycle) ReadyRoute(h http.Handler, path string) http.Handler {
+	drain := l.Ready(h, path)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if l.draining.Load() || r.URL.Path != path || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+			drain.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusOK)
+		if r.Method == http.MethodGet {
+			_, _ = w.Write([]byte(ready))
+		}
+	})
+}
+
 // Run starts the workers, serves every server until ctx is cancelled (main
 // cancels it on SIGTERM or SIGINT) or one of them fails, then shuts down:
 // readiness false, Delay, listeners closed, in-flight requests given Grace,

@@ -130,7 +130,7 @@ func TestRunDrainsUnderLoad(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	stop()
 	// Readiness false at once, while the listener still accepts.
-	code, body := get(t, base+"/ready")
+	code, body := lifecycletest.AwaitStatus(t, base+"/ready", http.StatusServiceUnavailable, 200*time.Millisecond)
 	if code != http.StatusServiceUnavailable || body != `{"status":"not ready","reason":"shutting down"}`+"\n" {
 		t.Errorf("while draining: ready = %d %q, want 503 not ready", code, body)
 	}
@@ -333,7 +333,9 @@ func TestSIGTERMChildProcess(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	code, body := get(t, base+"/ready")
+	// The signal reaches the child's goroutines a moment later: readiness
+	// must turn 503 well within the delay, while the port still accepts.
+	code, body := lifecycletest.AwaitStatus(t, base+"/ready", http.StatusServiceUnavailable, 200*time.Millisecond)
 	if code != http.StatusServiceUnavailable {
 		t.Errorf("while draining: ready = %d %s, want 503", code, body)
 	}
@@ -378,4 +380,31 @@ func child() {
 		os.Exit(1)
 	}
 	os.Exit(0)
+}
+
+// TestReadyRoute: a server without a health route gets one: 200 ready,
+// then 503 once draining; other paths pass through.
+func TestReadyRoute(t *testing.T) {
+	lc := lifecycle.New(lifecycle.Options{Delay: 300 * time.Millisecond})
+	ln := listen(t)
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- lc.Run(ctx, lifecycle.Server{Name: "t", Listener: ln, Handler: lc.ReadyRoute(http.NotFoundHandler(), "/api/ready")})
+	}()
+	base := "http://" + ln.Addr().String()
+	if code, body := get(t, base+"/api/ready"); code != http.StatusOK || body != `{"status":"ready"}`+"\n" {
+		t.Errorf("before draining: %d %q", code, body)
+	}
+	if code, _ := get(t, base+"/other"); code != http.StatusNotFound {
+		t.Errorf("another path: %d, want the handler's 404", code)
+	}
+	stop()
+	code, body := lifecycletest.AwaitStatus(t, base+"/api/ready", http.StatusServiceUnavailable, 200*time.Millisecond)
+	if code != http.StatusServiceUnavailable || body != `{"status":"not ready","reason":"shutting down"}`+"\n" {
+		t.Errorf("while draining: %d %q", code, body)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
 }

@@ -133,3 +133,25 @@ func drain(resp *http.Response) (int64, error) {
 	defer resp.Body.Close()
 	return io.Copy(io.Discard, resp.Body)
 }
+
+// AwaitStatus asks url until it answers want or within has passed, and
+// returns the last answer: a signal reaches the server's goroutines a
+// moment after it is sent, so readiness is asked until it turns.
+func AwaitStatus(t testing.TB, url string, want int, within time.Duration) (int, string) {
+	t.Helper()
+	var (
+		code int
+		body []byte
+	)
+	for deadline := time.Now().Add(within); ; time.Sleep(5 * time.Millisecond) {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatalf("GET %s: %v", url, err)
+		}
+		body, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if code = resp.StatusCode; code == want || time.Now().After(deadline) {
+			return code, string(body)
+		}
+	}
+}
