@@ -47,11 +47,11 @@ type app struct {
 	limiter      *ratelimit.Limiter
 	writeLimiter *ratelimit.Limiter
 	audit        *auditor
+	metrics      *metrics.Metrics
 	external     *http.Client
 	mounted      map[string]string // root's endpoint map: only what is served
 	public       *public.Public
 	tracker      *tracker.Tracker
-	metrics      *metrics.Metrics
 	closers      []func()
 }
 
