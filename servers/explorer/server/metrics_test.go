@@ -72,6 +72,10 @@ func TestMetricsAfterAScriptedRun(t *testing.T) {
 		if (fams[name] != nil) != processes {
 			t.Errorf("%s in the scrape: %v; the engine implements engine.Processes: %v", name, fams[name] != nil, processes)
 		}
+		// The embedded engine answers: 0 or more, never -1.
+		if v, ok := metricstest.Value(fams, name); ok && v < 0 {
+			t.Errorf("%s = %v: the embedded engine did not answer the scrape", name, v)
+		}
 	}
 }
 
