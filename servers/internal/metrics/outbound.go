@@ -65,7 +65,7 @@ type Cache struct {
 }
 
 // Cache returns the counters of the cache called name (fixed in code:
-// "chain_listing", "public_news", …).
+// "chain_listing", …).
 func (m *Metrics) Cache(name string) *Cache {
 	return &Cache{hit: m.cacheHits.WithLabelValues(name), miss: m.cacheMisses.WithLabelValues(name)}
 }
