@@ -67,6 +67,9 @@ type Catalog struct {
 	MaxBytes     int64            // DefaultMaxBytes when zero or negative
 	Logger       *slog.Logger     // vendor-query degradation warnings
 	Now          func() time.Time // the clock; time.Now when nil
+	// OnLookup, when set, is told of every lookup whether the cache
+	// answered it (a server's hit and miss counters).
+	OnLookup func(hit bool)
 
 	mu        sync.Mutex
 	entries   map[string]*catalogEntry
@@ -102,6 +105,7 @@ func (c *Catalog) Listing(ctx context.Context, key string, ep sparql.Endpoint, o
 		case <-e.done:
 			if e.err == nil && now.Sub(e.fetched) < c.ttl() {
 				c.mu.Unlock()
+				c.observe(true)
 				l := e.listing
 				l.Cached = true
 				return l, nil
@@ -109,6 +113,7 @@ func (c *Catalog) Listing(ctx context.Context, key string, ep sparql.Endpoint, o
 		default:
 			// A run is in flight: wait for it rather than start another.
 			c.mu.Unlock()
+			c.observe(false)
 			select {
 			case <-e.done:
 				if e.err != nil {
@@ -128,6 +133,7 @@ func (c *Catalog) Listing(ctx context.Context, key string, ep sparql.Endpoint, o
 	e = &catalogEntry{done: make(chan struct{}), used: c.uses}
 	c.entries[key] = e
 	c.mu.Unlock()
+	c.observe(false)
 
 	// The run outlives a caller that gives up, so waiters still get it.
 	e.listing, e.err = fetchListing(context.WithoutCancel(ctx), ep, ListOptions{Logger: c.Logger})
@@ -152,6 +158,14 @@ func (c *Catalog) Listing(ctx context.Context, key string, ep sparql.Endpoint, o
 		return Listing{}, e.err
 	}
 	return e.listing, nil
+}
+
+// observe reports a lookup to OnLookup: a hit when the cache answered, a
+// miss when a run (this caller's or one in flight) had to.
+func (c *Catalog) observe(hit bool) {
+	if c.OnLookup != nil {
+		c.OnLookup(hit)
+	}
 }
 
 // fetchListing lists the models of ep and encodes them once.

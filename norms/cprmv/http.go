@@ -34,6 +34,8 @@ type HTTPOptions struct {
 	// Transport replaces the default transport (tests); ExtraCAPEM then
 	// does not apply.
 	Transport http.RoundTripper
+	// Wrap, when set, wraps the transport in use (a server's metrics).
+	Wrap func(http.RoundTripper) http.RoundTripper
 }
 
 type httpRepo struct {
@@ -72,6 +74,9 @@ func HTTPRepository(opts HTTPOptions) (Repository, error) {
 			base.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 		}
 		tr = base
+	}
+	if opts.Wrap != nil {
+		tr = opts.Wrap(tr)
 	}
 	return &httpRepo{
 		client:  &http.Client{Transport: tr, Timeout: opts.Timeout},

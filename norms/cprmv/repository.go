@@ -193,6 +193,21 @@ func (f fallback) Latest(ctx context.Context, m *Method, id RuleSetID, validOn s
 	return id, err
 }
 
+// inForce asks the repositories that know in-force dates, in order, so
+// that a Fallback keeps the date its local repository knows.
+func (f fallback) inForce(work, index string) string {
+	for _, r := range f {
+		if d, ok := r.(interface {
+			inForce(work, index string) string
+		}); ok {
+			if date := d.inForce(work, index); date != "" {
+				return date
+			}
+		}
+	}
+	return ""
+}
+
 func (f fallback) Open(ctx context.Context, location string, maxBytes int64) ([]byte, error) {
 	err := error(ErrNotFound)
 	for _, r := range f {

@@ -3,19 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
-	"net"
 	"os"
 	"os/signal"
-	"strconv"
 	"syscall"
 
-	"github.com/regelkit/regelkit/servers/internal/httpapi"
+	"github.com/regelkit/regelkit/servers/explorer/server"
 )
-
-// version is the server's version string, sent as API-Version on every
-// response. Release builds set it with -ldflags "-X main.version=…".
-var version = "0.1.0"
 
 func main() {
 	if err := run(); err != nil {
@@ -25,34 +18,10 @@ func main() {
 }
 
 func run() error {
-	cfg, env, err := loadConfig(os.LookupEnv)
-	if err != nil {
-		return fmt.Errorf("configuration: %w", err)
-	}
-	logger := newLogger(cfg)
-	logger.Info("configuration", env.LogAttrs()...)
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-
-	a, err := newApp(ctx, cfg, logger)
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	logger.Info("dependencies", a.dependencies()...)
-	return httpapi.Serve(ctx, ":"+strconv.Itoa(cfg.Port), a.Handler(), httpapi.ServeOptions{
-		Logger: logger,
-		Ready: func(addr net.Addr) {
-			logger.Info("explorer listening", "addr", addr.String(), "version", version, "environment", cfg.Environment)
-		},
-	})
-}
-
-func newLogger(cfg *config) *slog.Logger {
-	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
-	if cfg.LogFormat == "json" {
-		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
-	}
-	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+	// After the first signal the default action returns: a second Ctrl-C
+	// ends a drain that waits on a stuck request.
+	context.AfterFunc(ctx, stop)
+	return server.Run(ctx, server.Options{})
 }

@@ -30,6 +30,9 @@ type Error struct {
 	// internal cause (an address, a driver message) that helps a developer
 	// and must not reach clients elsewhere. It is also logged with 5xx.
 	DevDetail string
+	// limit is the Limits field a LIMIT_EXCEEDED answer reports, for
+	// RouterOptions.OnLimit.
+	limit string
 }
 
 func (e *Error) Error() string {

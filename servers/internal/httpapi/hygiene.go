@@ -121,23 +121,25 @@ func LimitError(err error) *Error {
 	if le.LimitExceeded() == "Timeout" {
 		status = http.StatusServiceUnavailable
 	}
-	return &Error{Status: status, Code: CodeLimitExceeded, Message: Excerpt(le.Error(), 300), Cause: err}
+	return &Error{Status: status, Code: CodeLimitExceeded, Message: Excerpt(le.Error(), 300), Cause: err, limit: le.LimitExceeded()}
 }
 
 // timeoutError is the answer to a handler that ran out of the request's
 // time (its context deadline) without an engine saying which bound.
 func timeoutError(err error) *Error {
 	return &Error{Status: http.StatusServiceUnavailable, Code: CodeLimitExceeded,
-		Message: "the request exceeded its time limit (Timeout)", Cause: err}
+		Message: "the request exceeded its time limit (Timeout)", Cause: err, limit: "Timeout"}
 }
 
 func isDeadline(err error) bool { return errors.Is(err, context.DeadlineExceeded) }
 
 // responseTooLarge refuses a response over the route's ceiling.
 func responseTooLarge(size, limit int64) *Error {
-	return Errorf(http.StatusBadRequest, CodeLimitExceeded,
+	e := Errorf(http.StatusBadRequest, CodeLimitExceeded,
 		"the response (%s) exceeds this endpoint's limit of %s (MaxResponseBytes); narrow the request",
 		formatSize(size), formatBytes(limit))
+	e.limit = "MaxResponseBytes"
+	return e
 }
 
 func formatSize(n int64) string {

@@ -33,6 +33,10 @@ type RouterOptions struct {
 	MaxResponseBytes int64
 	// Doc records every route; nil creates an empty document.
 	Doc *openapi.Document
+	// OnLimit, when set, is told of every LIMIT_EXCEEDED answer the router
+	// writes, with the Limits field exceeded ("Timeout", "MaxRows", …,
+	// "MaxResponseBytes"; "" when unknown): the servers' metrics count them.
+	OnLimit func(limit string)
 }
 
 // Route is one registered method and path template.
@@ -242,6 +246,9 @@ func (rt *Router) fail(w *trackingWriter, r *http.Request, err error) {
 			attrs = append(attrs, "detail", apiErr.DevDetail)
 		}
 		rt.opts.Logger.WarnContext(r.Context(), "request failed", attrs...)
+	}
+	if apiErr.Code == CodeLimitExceeded && rt.opts.OnLimit != nil {
+		rt.opts.OnLimit(apiErr.limit)
 	}
 	if w.wrote {
 		rt.opts.Logger.ErrorContext(r.Context(), "handler returned an error after writing its response",

@@ -31,6 +31,15 @@ type cache[T any] struct {
 	mu     sync.Mutex
 	last   *snapshot[T]
 	flight *flight[T]
+
+	observe func(hit bool) // nil: lookups are not reported
+}
+
+// observeAs reports the lookups of c (nil: none) under name.
+func observeAs[T any](c *cache[T], name string, f func(string, bool)) {
+	if c != nil {
+		c.observe = func(hit bool) { f(name, hit) }
+	}
 }
 
 type flight[T any] struct {
@@ -61,6 +70,9 @@ func (c *cache[T]) get(ctx context.Context, force bool, fetch func(context.Conte
 	if c.last != nil && !force && c.now().Sub(c.last.fetched) < c.ttl {
 		s := *c.last
 		c.mu.Unlock()
+		if c.observe != nil {
+			c.observe(true)
+		}
 		return cached[T]{snapshot: s, hit: true}, nil
 	}
 	f := c.flight
@@ -70,6 +82,9 @@ func (c *cache[T]) get(ctx context.Context, force bool, fetch func(context.Conte
 		go c.run(context.WithoutCancel(ctx), f, fetch)
 	}
 	c.mu.Unlock()
+	if c.observe != nil {
+		c.observe(false)
+	}
 
 	var err error
 	select {

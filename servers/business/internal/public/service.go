@@ -48,6 +48,14 @@ type Config struct {
 
 	Logger *slog.Logger
 	Now    func() time.Time // the clock of the caches; time.Now when nil
+
+	// OnCache, when set, is told of every cache lookup: the cache's name
+	// (news, berichten, products, services, organisations, authorities,
+	// concepts, rules, assets) and whether the cache answered it.
+	OnCache func(cache string, hit bool)
+	// Wrap, when set, wraps the transport of every remote source (a
+	// server's metrics).
+	Wrap func(http.RoundTripper) http.RoundTripper
 }
 
 // Cache lifetimes (spec §8).
@@ -101,9 +109,16 @@ func New(ctx context.Context, cfg Config) (*Public, error) {
 		}
 	}
 	policy := &outbound.Policy{Strict: cfg.Strict, Allow: remote, Timeout: time.Minute}
+	remoteClient := func() *http.Client {
+		c := policy.Client()
+		if cfg.Wrap != nil {
+			c.Transport = cfg.Wrap(c.Transport)
+		}
+		return c
+	}
 	embedded := sparql.InProcessClient(http.FileServerFS(publicexamples.FS))
 	mk := func(name, raw, file, accept string, b Bounds, timeout time.Duration, maxBytes int64) *source {
-		s := &source{name: name, url: raw, client: policy.Client(), timeout: b.Timeout, maxBytes: b.MaxBytes,
+		s := &source{name: name, url: raw, client: remoteClient(), timeout: b.Timeout, maxBytes: b.MaxBytes,
 			accept: accept, userAgent: cfg.UserAgent}
 		if raw == "" {
 			s.url, s.client = embeddedBase+file, embedded
@@ -144,11 +159,11 @@ func New(ctx context.Context, cfg Config) (*Public, error) {
 			maxBytes = 16 << 20
 		}
 		p.endpoint = sparql.NewClient(cfg.SPARQLURL, sparql.ClientOptions{
-			HTTPClient: policy.Client(), Timeout: p.catalogueTimeout, BearerToken: cfg.SPARQLToken,
+			HTTPClient: remoteClient(), Timeout: p.catalogueTimeout, BearerToken: cfg.SPARQLToken,
 			MaxResponseBytes: maxBytes, Header: http.Header{"User-Agent": {cfg.UserAgent}},
 		})
 		if raw := assetsURL(cfg.SPARQLURL); raw != "" {
-			p.assets = assetsSource(raw, cfg.SPARQLToken, cfg.UserAgent, policy.Client())
+			p.assets = assetsSource(raw, cfg.SPARQLToken, cfg.UserAgent, remoteClient())
 			p.assetCache = newCache[map[string]string](CatalogueTTL, p.now)
 		}
 	} else {
@@ -163,6 +178,17 @@ func New(ctx context.Context, cfg Config) (*Public, error) {
 	p.authorities = newCache[[]authority](CatalogueTTL, p.now)
 	p.concepts = newCache[[]Concept](CatalogueTTL, p.now)
 	p.rules = newCache[[]Rule](CatalogueTTL, p.now)
+	if cfg.OnCache != nil {
+		observeAs(p.news.cache, "news", cfg.OnCache)
+		observeAs(p.berichten.cache, "berichten", cfg.OnCache)
+		observeAs(p.products.cache, "products", cfg.OnCache)
+		observeAs(p.services, "services", cfg.OnCache)
+		observeAs(p.organisations, "organisations", cfg.OnCache)
+		observeAs(p.authorities, "authorities", cfg.OnCache)
+		observeAs(p.concepts, "concepts", cfg.OnCache)
+		observeAs(p.rules, "rules", cfg.OnCache)
+		observeAs(p.assetCache, "assets", cfg.OnCache)
+	}
 	return p, nil
 }
 

@@ -36,6 +36,9 @@ type Config struct {
 	UserAgent string // sent to the tracker
 	Logger    *slog.Logger
 	Now       func() time.Time
+	// Wrap, when set, wraps the transport of the tracker's client (a
+	// server's metrics).
+	Wrap func(http.RoundTripper) http.RoundTripper
 }
 
 // Limits of the multipart routes (spec §8).
@@ -79,6 +82,9 @@ func New(cfg Config) *Tracker {
 		policy := &outbound.Policy{Strict: cfg.Strict, Allow: []string{cfg.BaseURL}, Timeout: 30 * time.Second}
 		t.gl = &gitlab{base: strings.TrimRight(cfg.BaseURL, "/"), token: cfg.Token, project: projectID(cfg.ProjectPath),
 			client: policy.Client(), userAgent: cfg.UserAgent, logger: t.logger}
+		if cfg.Wrap != nil {
+			t.gl.client.Transport = cfg.Wrap(t.gl.client.Transport)
+		}
 	}
 	if cfg.AltchaKey != "" {
 		t.altcha = newAltcha(cfg.AltchaKey, t.now)

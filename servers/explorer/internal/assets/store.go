@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -64,6 +65,8 @@ type Options struct {
 	// Timeout bounds every store call, waiting for a connection included;
 	// 5 s when zero.
 	Timeout time.Duration
+	// Tracer, when set, traces Open's pool's queries (a server's metrics).
+	Tracer pgx.QueryTracer
 }
 
 // Store keeps the assets in PostgreSQL. It is safe for concurrent use and
@@ -91,6 +94,9 @@ func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error)
 	}
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = 5 * time.Second
+	}
+	if opts.Tracer != nil {
+		cfg.ConnConfig.Tracer = opts.Tracer
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

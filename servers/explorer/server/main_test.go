@@ -1,0 +1,11 @@
+package server
+
+import (
+	"testing"
+
+	"github.com/regelkit/regelkit/servers/internal/pgtest"
+)
+
+// TestMain stops the throwaway PostgreSQL cluster (started on first use by
+// pgtest.New) when the tests are done.
+func TestMain(m *testing.M) { pgtest.Main(m) }
