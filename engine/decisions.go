@@ -87,6 +87,7 @@ type Deployment struct {
 	Time                                    time.Time
 	DeployedDecisionDefinitions             []DecisionDefinition
 	DeployedDecisionRequirementsDefinitions []DecisionRequirementsDefinition
+	DeployedProcessDefinitions              []ProcessDefinition
 }
 
 // DecisionDefinition is a deployed decision (Operaton's decision

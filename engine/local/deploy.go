@@ -7,11 +7,13 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/regelkit/regelkit/dmn"
 	"github.com/regelkit/regelkit/engine"
+	"github.com/regelkit/regelkit/engine/bpmn"
 )
 
 // IsDMN reports whether a resource name is deployed as DMN (as Operaton
@@ -21,10 +23,20 @@ func IsDMN(name string) bool {
 	return strings.HasSuffix(n, ".dmn") || strings.HasSuffix(n, ".dmn11.xml")
 }
 
+// IsBPMN reports whether a resource name is deployed as BPMN (as Operaton
+// does: by the suffix .bpmn or .bpmn20.xml).
+func IsBPMN(name string) bool {
+	n := strings.ToLower(name)
+	return strings.HasSuffix(n, ".bpmn") || strings.HasSuffix(n, ".bpmn20.xml")
+}
+
 // Deploy deploys resources. DMN resources (IsDMN) are parsed and compiled
-// before anything is stored, so a deployment with a broken model deploys
-// nothing; the error is a *engine.DeploymentError with the resource, line
-// and column. Other resources are stored as they are.
+// and BPMN resources (IsBPMN) parsed with engine/bpmn before anything is
+// stored, so a deployment with a broken model deploys nothing; the error
+// is a *engine.DeploymentError with the resource, line, column and
+// element id. Each executable process becomes a process definition,
+// versioned per key and tenant by the Store. Other resources (forms,
+// document templates, HTML) are stored as they are.
 func (e *Engine) Deploy(ctx context.Context, nd engine.NewDeployment) (engine.Deployment, error) {
 	if len(nd.Resources) == 0 {
 		return engine.Deployment{}, engine.InvalidRequest("No deployment resources contained in the form upload.")
@@ -41,9 +53,28 @@ func (e *Engine) Deploy(ctx context.Context, nd engine.NewDeployment) (engine.De
 	}
 	// compile outside the lock; cached models are looked up under it
 	compiled := make([]*compiledResource, len(nd.Resources))
+	parsed := map[string]*bpmn.Definitions{}
+	var procs []engine.ProcessDefinition
+	procKeys := map[string]string{}
 	for i, r := range nd.Resources {
 		if err := ctx.Err(); err != nil {
 			return engine.Deployment{}, err
+		}
+		if IsBPMN(r.Name) {
+			defs, err := parseBPMN(r)
+			if err != nil {
+				return engine.Deployment{}, err
+			}
+			parsed[r.Name] = defs
+			for _, p := range defs.Processes {
+				if other, dup := procKeys[p.ID]; dup {
+					return engine.Deployment{}, &engine.DeploymentError{Resource: r.Name, Line: p.Line, Column: p.Column, ElementID: p.ID,
+						Msg: fmt.Sprintf("the deployment contains two processes with the key %q (also in %q)", p.ID, other)}
+				}
+				procKeys[p.ID] = r.Name
+				procs = append(procs, e.processDefinition(defs, p, r.Name, nd.TenantID))
+			}
+			continue
 		}
 		if !IsDMN(r.Name) {
 			continue
@@ -74,6 +105,11 @@ func (e *Engine) Deploy(ctx context.Context, nd engine.NewDeployment) (engine.De
 			keys[p.id] = nd.Resources[i].Name
 		}
 	}
+	// see what other engines on the store deployed (duplicate filtering
+	// and replacement compare with them)
+	if err := e.sync(ctx); err != nil {
+		return engine.Deployment{}, err
+	}
 
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -99,13 +135,19 @@ func (e *Engine) Deploy(ctx context.Context, nd engine.NewDeployment) (engine.De
 				incoming[tenantKey{nd.TenantID, p.id}] = true
 			}
 		}
+		if defs := parsed[r.Name]; defs != nil {
+			for _, p := range defs.Processes {
+				incoming[processKey(nd.TenantID, p.ID)] = true
+			}
+		}
 	}
 	var previous []*deployment
 	if nd.ReplacePrevious {
 		for _, d := range e.sameName(nd.Name, nd.TenantID) {
 			// With DeployChangedOnly the new deployment lacks the
 			// unchanged resources: only what it carries whole is replaced.
-			if !nd.DeployChangedOnly || coversAll(toDeploy, d.resources) {
+			// A deployment with running process instances stays.
+			if (!nd.DeployChangedOnly || coversAll(toDeploy, d.resources)) && !e.hasInstances(ctx, d) {
 				previous = append(previous, d)
 			}
 		}
@@ -113,9 +155,45 @@ func (e *Engine) Deploy(ctx context.Context, nd engine.NewDeployment) (engine.De
 	if err := e.makeRoom(size, previous, incoming); err != nil {
 		return engine.Deployment{}, err
 	}
-	dep := &deployment{dep: engine.Deployment{ID: newUUID(), Name: nd.Name, Source: nd.Source, TenantID: nd.TenantID, Time: e.now()}, size: size}
+	dep := &deployment{dep: engine.Deployment{ID: newUUID(), Name: nd.Name, Source: nd.Source, TenantID: nd.TenantID, Time: e.now()}, size: size,
+		bpmn: map[string]*bpmn.Definitions{}}
+	rec := &DeploymentRecord{Deployment: dep.dep}
+	for _, r := range nd.Resources {
+		if !contains(toDeploy, r.Name) {
+			continue
+		}
+		rec.Resources = append(rec.Resources, ResourceRecord{ID: newUUID(), Name: r.Name, Data: r.Data})
+		if defs := parsed[r.Name]; defs != nil {
+			dep.bpmn[r.Name] = defs
+			for _, p := range procs {
+				if p.Resource == r.Name {
+					rec.ProcessDefinitions = append(rec.ProcessDefinitions, p)
+				}
+			}
+		}
+	}
+	if err := e.store.CreateDeployment(ctx, rec); err != nil {
+		return engine.Deployment{}, err
+	}
+	dep.seq, dep.procs = rec.Seq, rec.ProcessDefinitions
 	out := dep.dep
-	for i, r := range nd.Resources {
+	out.DeployedProcessDefinitions = slices.Clone(rec.ProcessDefinitions)
+	e.register(dep, nd.Resources, toDeploy, compiled, &out)
+	if len(previous) > 0 {
+		e.remove(previous)
+	}
+	return out, nil
+}
+
+// processKey is the retention's key of a process definition (decision
+// keys share the map; the prefix keeps them apart).
+func processKey(tenant, key string) tenantKey { return tenantKey{tenant, "\x00bpmn:" + key} }
+
+// register adds a stored deployment to the engine's repository: its
+// resources, its decision definitions (versioned here) and compiled models.
+// Caller holds the lock.
+func (e *Engine) register(dep *deployment, all, toDeploy []engine.Resource, compiled []*compiledResource, out *engine.Deployment) {
+	for i, r := range all {
 		if !contains(toDeploy, r.Name) {
 			continue
 		}
@@ -127,36 +205,141 @@ func (e *Engine) Deploy(ctx context.Context, nd engine.NewDeployment) (engine.De
 		e.models[c.sum] = c
 		drdID, drdKey, drdVersion := "", "", 0
 		if len(c.order) > 1 {
-			tk := tenantKey{nd.TenantID, c.drdKey}
+			tk := tenantKey{dep.dep.TenantID, c.drdKey}
 			e.drdVersions[tk]++
 			v := e.drdVersions[tk]
 			drdID, drdKey, drdVersion = definitionID(c.drdKey, v), c.drdKey, v
-			out.DeployedDecisionRequirementsDefinitions = append(out.DeployedDecisionRequirementsDefinitions, engine.DecisionRequirementsDefinition{
-				ID: drdID, Key: drdKey, Category: c.defs.Namespace, Name: c.defs.Name, Version: v,
-				Resource: r.Name, DeploymentID: dep.dep.ID, TenantID: nd.TenantID})
+			if out != nil {
+				out.DeployedDecisionRequirementsDefinitions = append(out.DeployedDecisionRequirementsDefinitions, engine.DecisionRequirementsDefinition{
+					ID: drdID, Key: drdKey, Category: c.defs.Namespace, Name: c.defs.Name, Version: v,
+					Resource: r.Name, DeploymentID: dep.dep.ID, TenantID: dep.dep.TenantID})
+			}
 		}
 		for _, p := range c.order {
-			tk := tenantKey{nd.TenantID, p.id}
+			tk := tenantKey{dep.dep.TenantID, p.id}
 			e.versions[tk]++
 			v := e.versions[tk]
 			d := &definition{res: c, plan: p, drdVersion: drdVersion, def: engine.DecisionDefinition{ID: definitionID(p.id, v), Key: p.id, Category: c.defs.Namespace,
 				Name: p.name, Version: v, Resource: r.Name, DeploymentID: dep.dep.ID,
 				DecisionRequirementsDefinitionID: drdID, DecisionRequirementsDefinitionKey: drdKey,
-				TenantID: nd.TenantID, VersionTag: p.versionTag, HistoryTimeToLive: p.historyTTL}}
+				TenantID: dep.dep.TenantID, VersionTag: p.versionTag, HistoryTimeToLive: p.historyTTL}}
 			e.defs = append(e.defs, d)
 			dep.defs = append(dep.defs, d)
 			e.defByID[d.def.ID] = d
 			e.latest[tk] = d
-			out.DeployedDecisionDefinitions = append(out.DeployedDecisionDefinitions, d.def)
+			if out != nil {
+				out.DeployedDecisionDefinitions = append(out.DeployedDecisionDefinitions, d.def)
+			}
 		}
 	}
 	e.deployments = append(e.deployments, dep)
 	e.depByID[dep.dep.ID] = dep
-	e.bytes += size
-	if len(previous) > 0 {
-		e.remove(previous)
+	e.bytes += dep.size
+	e.seq = max(e.seq, dep.seq)
+}
+
+// sync adds the deployments other engines made on the store since the
+// last one this engine holds (by the store's Seq). Their DMN is compiled
+// here and their decisions versioned in this engine's repository, in Seq
+// order; their BPMN is parsed on first use.
+func (e *Engine) sync(ctx context.Context) error {
+	e.mu.RLock()
+	seq := e.seq
+	e.mu.RUnlock()
+	recs, err := e.store.Deployments(ctx, seq)
+	if err != nil || len(recs) == 0 {
+		return err
 	}
-	return out, nil
+	type pending struct {
+		rec      DeploymentRecord
+		res      []engine.Resource
+		compiled []*compiledResource
+	}
+	var todo []pending
+	for _, rec := range recs {
+		p := pending{rec: rec}
+		for _, r := range rec.Resources {
+			res := engine.Resource{Name: r.Name, Data: r.Data}
+			p.res = append(p.res, res)
+			var c *compiledResource
+			if IsDMN(r.Name) {
+				if c, err = compileResource(res, e.opts.Standard); err != nil {
+					c = nil // deployed by another engine: it compiled there
+				}
+			}
+			p.compiled = append(p.compiled, c)
+		}
+		todo = append(todo, p)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, p := range todo {
+		if _, known := e.depByID[p.rec.Deployment.ID]; known {
+			e.seq = max(e.seq, p.rec.Seq)
+			continue
+		}
+		var size int64 = int64(len(p.rec.Deployment.Name) + len(p.rec.Deployment.Source) + len(p.rec.Deployment.TenantID))
+		for _, r := range p.res {
+			size += cost(r)
+		}
+		dep := &deployment{dep: p.rec.Deployment, size: size, seq: p.rec.Seq, procs: p.rec.ProcessDefinitions, bpmn: map[string]*bpmn.Definitions{}}
+		e.register(dep, p.res, p.res, p.compiled, nil)
+	}
+	return nil
+}
+
+// hasInstances reports whether a deployment has running process
+// instances (and so must not be dropped). Caller holds the lock.
+func (e *Engine) hasInstances(ctx context.Context, d *deployment) bool {
+	if len(d.procs) == 0 {
+		return false
+	}
+	n, err := e.store.InstanceCount(ctx, d.dep.ID)
+	return err != nil || n > 0
+}
+
+// parseBPMN parses a BPMN resource, turning its errors into a
+// *engine.DeploymentError naming the first problem's element and line.
+func parseBPMN(r engine.Resource) (*bpmn.Definitions, error) {
+	defs, err := bpmn.Parse(r.Data, bpmn.ParseOptions{Resource: r.Name})
+	if err == nil {
+		return defs, nil
+	}
+	de := &engine.DeploymentError{Resource: r.Name, Msg: err.Error()}
+	var pe *bpmn.ParseError
+	if errors.As(err, &pe) {
+		de.Line, de.Column, de.ElementID, de.Msg = pe.Line, pe.Column, pe.ElementID, pe.Msg
+		var list bpmn.ErrorList
+		if errors.As(err, &list) && len(list) > 1 {
+			de.Msg += fmt.Sprintf(" (and %d more errors)", len(list)-1)
+		}
+	}
+	return nil, de
+}
+
+// processDefinition is the definition record of a parsed process (Version
+// and ID are the store's to assign; ID carries the uuid part).
+func (e *Engine) processDefinition(defs *bpmn.Definitions, p *bpmn.Process, resource, tenant string) engine.ProcessDefinition {
+	pd := engine.ProcessDefinition{ID: newUUID(), Key: p.ID, Category: defs.TargetNamespace, Name: p.Name,
+		Resource: resource, TenantID: tenant, VersionTag: p.VersionTag, StartableInTasklist: true}
+	if ttl, ok := parseTTL(p.HistoryTimeToLive); ok {
+		pd.HistoryTimeToLive = &ttl
+	} else if e.opts.DefaultHistoryTimeToLive != nil {
+		ttl := *e.opts.DefaultHistoryTimeToLive
+		pd.HistoryTimeToLive = &ttl
+	}
+	return pd
+}
+
+// parseTTL reads camunda:historyTimeToLive: days ("180") or an ISO
+// period of days ("P180D").
+func parseTTL(s string) (int, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) > 2 && (s[0] == 'P' || s[0] == 'p') && (s[len(s)-1] == 'D' || s[len(s)-1] == 'd') {
+		s = s[1 : len(s)-1]
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil && n >= 0
 }
 
 // changedResources finds the latest deployment with the same name and

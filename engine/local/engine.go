@@ -8,6 +8,7 @@ import (
 
 	"github.com/regelkit/regelkit/dmn/feel"
 	"github.com/regelkit/regelkit/engine"
+	"github.com/regelkit/regelkit/engine/bpmn"
 )
 
 // DefaultVersion is what Version reports unless Options.Version is set.
@@ -47,6 +48,19 @@ type Options struct {
 	// feel.DefaultLimits); one that exceeds them fails with an
 	// *engine.EvaluationError wrapping the *feel.LimitError.
 	Limits feel.Limits
+	// Store keeps deployments, process instances, tasks and history; nil
+	// means a fresh NewMemoryStore(MemoryOptions{}). Engines sharing a
+	// Store see each other's deployments and instances (see Store).
+	Store Store
+	// DefaultHistoryTimeToLive (days) is the historyTimeToLive of a
+	// process definition whose BPMN has none; nil leaves it unset.
+	DefaultHistoryTimeToLive *int
+	// ProcessLimits bound each process command (start, complete, …):
+	// its steps, call depth, scripts and variables; see Limits.
+	ProcessLimits Limits
+	// MaxInstances and MaxTasks bound the default memory store (see
+	// MemoryOptions); they are ignored when Store is set.
+	MaxInstances, MaxTasks int
 }
 
 // Engine is the embedded decision engine. It implements engine.Engine
@@ -68,6 +82,10 @@ type Engine struct {
 	// models of deployments still held are kept
 	models map[[sha256.Size]byte]*compiledResource
 	bytes  int64 // cost of the deployments held (see cost)
+	// seq is the highest store Seq of the deployments held (see sync)
+	seq int64
+
+	store Store
 }
 
 type tenantKey struct{ tenant, key string }
@@ -77,6 +95,12 @@ type deployment struct {
 	resources []engine.Resource
 	size      int64         // cost of its resources
 	defs      []*definition // the decision definitions it created
+	seq       int64         // its store Seq
+	// procs are the process definitions it created; bpmn its parsed BPMN
+	// resources by name (parsed at deployment, or on first use of a
+	// deployment made by another engine)
+	procs []engine.ProcessDefinition
+	bpmn  map[string]*bpmn.Definitions
 }
 
 type definition struct {
@@ -88,7 +112,11 @@ type definition struct {
 
 // New returns an empty engine.
 func New(opts Options) *Engine {
-	return &Engine{opts: opts, depByID: map[string]*deployment{}, defByID: map[string]*definition{},
+	st := opts.Store
+	if st == nil {
+		st = NewMemoryStore(MemoryOptions{MaxInstances: opts.MaxInstances, MaxTasks: opts.MaxTasks})
+	}
+	return &Engine{opts: opts, store: st, depByID: map[string]*deployment{}, defByID: map[string]*definition{},
 		latest: map[tenantKey]*definition{}, versions: map[tenantKey]int{}, drdVersions: map[tenantKey]int{},
 		models: map[[sha256.Size]byte]*compiledResource{}}
 }

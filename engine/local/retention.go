@@ -1,6 +1,7 @@
 package local
 
 import (
+	"context"
 	"crypto/sha256"
 	"slices"
 
@@ -69,6 +70,26 @@ func (e *Engine) sameName(name, tenant string) []*deployment {
 // later deployment has its name and tenant. Caller holds the lock.
 func (e *Engine) superseded(i int, incoming map[tenantKey]bool) bool {
 	d := e.deployments[i]
+	if len(d.procs) > 0 {
+		// a process deployment goes only when none of its definitions is
+		// the latest of its key (or is replaced by this deployment) and
+		// no instance of it runs
+		if e.hasInstances(context.Background(), d) {
+			return false
+		}
+		for _, p := range d.procs {
+			if incoming[processKey(p.TenantID, p.Key)] {
+				continue
+			}
+			l, err := e.store.LatestProcessDefinition(context.Background(), p.Key, p.TenantID)
+			if err != nil || l.ID == p.ID {
+				return false
+			}
+		}
+		if len(d.defs) == 0 {
+			return true
+		}
+	}
 	if len(d.defs) == 0 {
 		for _, later := range e.deployments[i+1:] {
 			if later.dep.Name == d.dep.Name && later.dep.TenantID == d.dep.TenantID {
@@ -145,6 +166,10 @@ func (e *Engine) remove(gone []*deployment) {
 		if !goneDep[d] {
 			return false
 		}
+		// the store holds what the engine holds: a deployment dropped here
+		// is deleted there too (for other engines, on their next sync it
+		// is simply absent)
+		_ = e.store.DeleteDeployment(context.Background(), d.dep.ID)
 		delete(e.depByID, d.dep.ID)
 		e.bytes -= d.size
 		return true
