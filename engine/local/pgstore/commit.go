@@ -1,0 +1,244 @@
+package pgstore
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/regelkit/regelkit/engine"
+	"github.com/regelkit/regelkit/engine/local"
+)
+
+// versionCheck is a statement of a Commit whose effect proves that the
+// record was still at the version the change was computed from: it must
+// touch one row.
+type versionCheck struct {
+	kind, table, id string
+	want            int64
+}
+
+// Commit applies one step of the engine in one transaction: every
+// instance, task and external-task write is an INSERT … ON CONFLICT DO
+// NOTHING (Version 0) or an UPDATE/DELETE … WHERE id = $1 AND version = $2,
+// and one that touches no row fails the whole Commit with a
+// *local.ConflictError; history rows are upserted by id. The statements
+// go to the server in one batch.
+func (s *Store) Commit(ctx context.Context, c local.Change) error {
+	b := &pgx.Batch{}
+	var checks []*versionCheck // per queued statement; nil: no check
+	queue := func(chk *versionCheck, sql string, args ...any) {
+		b.Queue(sql, args...)
+		checks = append(checks, chk)
+	}
+
+	for i := range c.Instances {
+		r := &c.Instances[i]
+		doc, vars, err := encodeInstance(r)
+		if err != nil {
+			return err
+		}
+		chk := &versionCheck{"instance", "engine_instances", r.ID, r.Version}
+		if r.Version == 0 {
+			queue(chk, `INSERT INTO engine_instances (id, version, definition_id, definition_key, deployment_id,
+				business_key, tenant_id, super_instance_id, doc, variables, state)
+				VALUES ($1, 1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
+				r.ID, r.DefinitionID, r.DefinitionKey, r.DeploymentID, r.BusinessKey, r.TenantID, r.SuperInstanceID,
+				doc, vars, nonNil(r.State))
+		} else {
+			queue(chk, `UPDATE engine_instances SET version = version + 1, definition_id = $3, definition_key = $4,
+				deployment_id = $5, business_key = $6, tenant_id = $7, super_instance_id = $8, doc = $9,
+				variables = $10, state = $11 WHERE id = $1 AND version = $2`,
+				r.ID, r.Version, r.DefinitionID, r.DefinitionKey, r.DeploymentID, r.BusinessKey, r.TenantID,
+				r.SuperInstanceID, doc, vars, nonNil(r.State))
+		}
+	}
+	for _, d := range c.DeleteInstances {
+		queue(&versionCheck{"instance", "engine_instances", d.ID, d.Version},
+			"DELETE FROM engine_instances WHERE id = $1 AND version = $2", d.ID, d.Version)
+	}
+	for _, d := range c.DeleteTasks {
+		queue(&versionCheck{"task", "engine_tasks", d.ID, d.Version},
+			"DELETE FROM engine_tasks WHERE id = $1 AND version = $2", d.ID, d.Version)
+	}
+	for i := range c.Tasks {
+		r := &c.Tasks[i]
+		doc, err := encodeTask(r)
+		if err != nil {
+			return err
+		}
+		t := &r.Task
+		chk := &versionCheck{"task", "engine_tasks", t.ID, r.Version}
+		users, groups := nonNilStrings(t.CandidateUsers), nonNilStrings(t.CandidateGroups)
+		if r.Version == 0 {
+			queue(chk, `INSERT INTO engine_tasks (id, version, instance_id, definition_key, task_def_key, municipality,
+				assignee, candidate_users, candidate_groups, tenant_id, doc)
+				VALUES ($1, 1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
+				t.ID, t.ProcessInstanceID, r.ProcessDefinitionKey, t.TaskDefinitionKey, r.Municipality,
+				t.Assignee, users, groups, t.TenantID, doc)
+		} else {
+			queue(chk, `UPDATE engine_tasks SET version = version + 1, instance_id = $3, definition_key = $4,
+				task_def_key = $5, municipality = $6, assignee = $7, candidate_users = $8, candidate_groups = $9,
+				tenant_id = $10, doc = $11 WHERE id = $1 AND version = $2`,
+				t.ID, r.Version, t.ProcessInstanceID, r.ProcessDefinitionKey, t.TaskDefinitionKey, r.Municipality,
+				t.Assignee, users, groups, t.TenantID, doc)
+		}
+	}
+	for _, d := range c.DeleteExternalTasks {
+		queue(&versionCheck{"externalTask", "engine_external_tasks", d.ID, d.Version},
+			"DELETE FROM engine_external_tasks WHERE id = $1 AND version = $2", d.ID, d.Version)
+	}
+	for i := range c.ExternalTasks {
+		r := &c.ExternalTasks[i]
+		doc, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		lock, retries, retryAt := externalColumns(r)
+		chk := &versionCheck{"externalTask", "engine_external_tasks", r.ID, r.Version}
+		if r.Version == 0 {
+			queue(chk, `INSERT INTO engine_external_tasks (id, version, instance_id, topic, lock_expiration, retries,
+				retry_at, suspended, priority, definition_key, business_key, tenant_id, doc)
+				VALUES ($1, 1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (id) DO NOTHING`,
+				r.ID, r.InstanceID, r.TopicName, lock, retries, retryAt, r.Suspended, r.Priority,
+				r.DefinitionKey, r.BusinessKey, r.TenantID, doc)
+		} else {
+			queue(chk, `UPDATE engine_external_tasks SET version = version + 1, instance_id = $3, topic = $4,
+				lock_expiration = $5, retries = $6, retry_at = $7, suspended = $8, priority = $9,
+				definition_key = $10, business_key = $11, tenant_id = $12, doc = $13
+				WHERE id = $1 AND version = $2`,
+				r.ID, r.Version, r.InstanceID, r.TopicName, lock, retries, retryAt, r.Suspended, r.Priority,
+				r.DefinitionKey, r.BusinessKey, r.TenantID, doc)
+		}
+	}
+	if err := queueHistory(&c.History, func(sql string, args ...any) { queue(nil, sql, args...) }); err != nil {
+		return err
+	}
+	if b.Len() == 0 {
+		return ctx.Err()
+	}
+
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		br := tx.SendBatch(ctx, b)
+		var conflict *versionCheck
+		for _, chk := range checks {
+			ct, err := br.Exec()
+			if err != nil {
+				br.Close()
+				return err
+			}
+			if chk != nil && ct.RowsAffected() != 1 && conflict == nil {
+				conflict = chk
+			}
+		}
+		if err := br.Close(); err != nil {
+			return err
+		}
+		if conflict != nil {
+			have := int64(0)
+			if err := tx.QueryRow(ctx, "SELECT version FROM "+conflict.table+" WHERE id = $1", conflict.id).Scan(&have); err != nil && err != pgx.ErrNoRows {
+				return err
+			}
+			return &local.ConflictError{Kind: conflict.kind, ID: conflict.id, Want: conflict.want, Have: have}
+		}
+		return nil
+	})
+	return wrap(err)
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// externalColumns are the columns fetch-and-lock narrows on: the lock's
+// expiry (NULL when the task is not locked), the retries (NULL when it
+// never failed) and the retry time (NULL when none).
+func externalColumns(r *local.ExternalTaskRecord) (lock, retries, retryAt any) {
+	if r.WorkerID != "" {
+		lock = r.LockExpiration
+	}
+	if r.Retries != nil {
+		retries = int32(*r.Retries)
+	}
+	if !r.RetryAt.IsZero() {
+		retryAt = r.RetryAt
+	}
+	return lock, retries, retryAt
+}
+
+// queueHistory queues the upserts of a step's history rows, in the order
+// of local.HistoryChange.
+func queueHistory(h *local.HistoryChange, queue func(sql string, args ...any)) error {
+	for i := range h.ProcessInstances {
+		p := &h.ProcessInstances[i]
+		doc, err := json.Marshal(hpiDoc(*p))
+		if err != nil {
+			return err
+		}
+		queue(`INSERT INTO engine_hist_instances (id, definition_key, business_key, doc) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (id) DO UPDATE SET definition_key = excluded.definition_key,
+			business_key = excluded.business_key, doc = excluded.doc`,
+			p.ID, p.ProcessDefinitionKey, p.BusinessKey, doc)
+	}
+	for i := range h.Activities {
+		a := &h.Activities[i]
+		doc, err := json.Marshal(hactDoc(*a))
+		if err != nil {
+			return err
+		}
+		queue(`INSERT INTO engine_hist_activities (id, instance_id, doc) VALUES ($1, $2, $3)
+			ON CONFLICT (id) DO UPDATE SET instance_id = excluded.instance_id, doc = excluded.doc`,
+			a.ID, a.ProcessInstanceID, doc)
+	}
+	for i := range h.Tasks {
+		t := &h.Tasks[i]
+		doc, err := json.Marshal(htaskDoc(*t))
+		if err != nil {
+			return err
+		}
+		queue(`INSERT INTO engine_hist_tasks (id, instance_id, definition_key, finished, doc) VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (id) DO UPDATE SET instance_id = excluded.instance_id,
+			definition_key = excluded.definition_key, finished = excluded.finished, doc = excluded.doc`,
+			t.ID, t.ProcessInstanceID, t.ProcessDefinitionKey, t.EndTime != nil, doc)
+	}
+	for i := range h.Variables {
+		v := &h.Variables[i]
+		doc, err := json.Marshal(hvarDoc(*v))
+		if err != nil {
+			return err
+		}
+		queue(`INSERT INTO engine_hist_variables (id, instance_id, definition_key, name, text_value, doc)
+			VALUES ($1, $2, $3, $4, $5, $6)
+			ON CONFLICT (id) DO UPDATE SET instance_id = excluded.instance_id, definition_key = excluded.definition_key,
+			name = excluded.name, text_value = excluded.text_value, doc = excluded.doc`,
+			v.ID, v.ProcessInstanceID, v.ProcessDefinitionKey, v.Name, stringValue(v), doc)
+	}
+	for i := range h.Decisions {
+		d := &h.Decisions[i]
+		doc, err := encodeDecision(d)
+		if err != nil {
+			return err
+		}
+		queue(`INSERT INTO engine_hist_decisions (id, instance_id, definition_key, doc) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (id) DO UPDATE SET instance_id = excluded.instance_id,
+			definition_key = excluded.definition_key, doc = excluded.doc`,
+			d.ID, d.ProcessInstanceID, d.ProcessDefinitionKey, doc)
+	}
+	return nil
+}
+
+// stringValue is the text_value column of a historic variable: the value
+// of a live String variable, else NULL (the history filters then decide
+// in Go). A DELETED row has no value a filter can match.
+func stringValue(v *engine.HistoricVariable) any {
+	if v.State == "DELETED" {
+		return nil
+	}
+	if s, ok := v.Value.Value.(string); ok && v.Value.Type == engine.TypeString {
+		return s
+	}
+	return nil
+}

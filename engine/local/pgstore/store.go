@@ -1,0 +1,328 @@
+package pgstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/regelkit/regelkit/engine"
+	"github.com/regelkit/regelkit/engine/local"
+)
+
+// DefaultMaxScan is the number of rows one query may read before it
+// filters them (Options.MaxScan).
+const DefaultMaxScan = 200_000
+
+// Options configure a Store.
+type Options struct {
+	// MaxScan bounds the rows one query reads from an index before the
+	// filters that are not translated into SQL (see the package
+	// documentation) and paging apply; a query that would read more fails
+	// with *ScanLimitError rather than hold them all in memory. 0:
+	// DefaultMaxScan; negative: no bound.
+	MaxScan int
+}
+
+// ScanLimitError reports a query that matched more rows than
+// Options.MaxScan before filtering.
+type ScanLimitError struct {
+	What string // "tasks", "historic tasks", …
+	Max  int
+}
+
+func (e *ScanLimitError) Error() string {
+	return fmt.Sprintf("pgstore: the %s query reads more than %d rows; narrow it with more filters", e.What, e.Max)
+}
+
+// LimitExceeded names the bound, so servers map it like the evaluation
+// limits (400 LIMIT_EXCEEDED).
+func (e *ScanLimitError) LimitExceeded() string { return "MaxScan" }
+
+// Store is a local.Store on PostgreSQL. It is safe for concurrent use, and
+// several Stores (in several processes) may share one database.
+type Store struct {
+	pool    *pgxpool.Pool
+	maxScan int
+}
+
+// Open creates the tables when they are missing (or brings them to this
+// build's schema version) and returns a Store on pool. The pool stays the
+// caller's: close it after the last use of the Store.
+func Open(ctx context.Context, pool *pgxpool.Pool, o Options) (*Store, error) {
+	if _, err := migrate(ctx, pool); err != nil {
+		return nil, err
+	}
+	s := &Store{pool: pool, maxScan: o.MaxScan}
+	switch {
+	case o.MaxScan == 0:
+		s.maxScan = DefaultMaxScan
+	case o.MaxScan < 0:
+		s.maxScan = -1
+	}
+	return s, nil
+}
+
+var _ local.Store = (*Store)(nil)
+
+// scanLimit reports whether n rows pass MaxScan.
+func (s *Store) scanLimit(what string, n int) error {
+	if s.maxScan >= 0 && n > s.maxScan {
+		return &ScanLimitError{What: what, Max: s.maxScan}
+	}
+	return nil
+}
+
+// limitArg is the SQL LIMIT that lets scanLimit see one row too many.
+func (s *Store) limitArg() int64 {
+	if s.maxScan < 0 {
+		return 1 << 62
+	}
+	return int64(s.maxScan) + 1
+}
+
+// --- deployments and process definitions
+
+// CreateDeployment stores a deployment with its resources and process
+// definitions, numbering them under a table lock: deployments commit in
+// Seq order, so an engine that has read up to a Seq never misses an
+// earlier one, and two engines deploying one key get different versions.
+func (s *Store) CreateDeployment(ctx context.Context, d *local.DeploymentRecord) error {
+	defs := append([]engine.ProcessDefinition(nil), d.ProcessDefinitions...)
+	var seq int64
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "LOCK TABLE engine_deployments IN EXCLUSIVE MODE"); err != nil {
+			return err
+		}
+		dep := deploymentDoc(d.Deployment)
+		dep.DeployedDecisionDefinitions, dep.DeployedDecisionRequirementsDefinitions = nil, nil
+		doc, err := json.Marshal(dep)
+		if err != nil {
+			return err
+		}
+		err = tx.QueryRow(ctx, `INSERT INTO engine_deployments (id, doc) VALUES ($1, $2)
+			ON CONFLICT (id) DO NOTHING RETURNING seq`, d.Deployment.ID, doc).Scan(&seq)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return &local.ConflictError{Kind: "deployment", ID: d.Deployment.ID, Have: 1}
+		}
+		if err != nil {
+			return err
+		}
+		b := &pgx.Batch{}
+		for i, r := range d.Resources {
+			b.Queue("INSERT INTO engine_resources (deployment_id, ord, id, name, data) VALUES ($1, $2, $3, $4, $5)",
+				d.Deployment.ID, i, r.ID, r.Name, nonNil(r.Data))
+		}
+		next := map[[2]string]int{}
+		for i := range defs {
+			p := &defs[i]
+			k := [2]string{p.TenantID, p.Key}
+			v, ok := next[k]
+			if !ok {
+				if err := tx.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM engine_definitions WHERE key = $1 AND tenant_id = $2",
+					p.Key, p.TenantID).Scan(&v); err != nil {
+					return err
+				}
+			}
+			v++
+			next[k] = v
+			p.Version = v
+			p.ID = local.DefinitionID(p.Key, v, p.ID)
+			p.DeploymentID = d.Deployment.ID
+			doc, err := json.Marshal(definitionDoc(*p))
+			if err != nil {
+				return err
+			}
+			b.Queue("INSERT INTO engine_definitions (id, key, tenant_id, version, deployment_id, doc) VALUES ($1, $2, $3, $4, $5, $6)",
+				p.ID, p.Key, p.TenantID, p.Version, p.DeploymentID, doc)
+		}
+		return tx.SendBatch(ctx, b).Close()
+	})
+	if err != nil {
+		return wrap(err)
+	}
+	d.Seq = seq
+	copy(d.ProcessDefinitions, defs)
+	return nil
+}
+
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
+// Deployment returns one deployment with its resources and process definitions.
+func (s *Store) Deployment(ctx context.Context, id string) (local.DeploymentRecord, error) {
+	ds, err := s.deployments(ctx, "d.id = $1", id)
+	if err != nil {
+		return local.DeploymentRecord{}, err
+	}
+	if len(ds) == 0 {
+		return local.DeploymentRecord{}, local.ErrNoRecord
+	}
+	return ds[0], nil
+}
+
+// Deployments returns the deployments with Seq > afterSeq, in Seq order.
+func (s *Store) Deployments(ctx context.Context, afterSeq int64) ([]local.DeploymentRecord, error) {
+	return s.deployments(ctx, "d.seq > $1", afterSeq)
+}
+
+func (s *Store) deployments(ctx context.Context, where string, arg any) ([]local.DeploymentRecord, error) {
+	rows, err := s.pool.Query(ctx, "SELECT d.seq, d.doc FROM engine_deployments d WHERE "+where+" ORDER BY d.seq", arg)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	var out []local.DeploymentRecord
+	byID := map[string]int{}
+	var ids []string
+	for rows.Next() {
+		var seq int64
+		var doc []byte
+		if err := rows.Scan(&seq, &doc); err != nil {
+			return nil, err
+		}
+		dep, err := decodeAs(doc, func(p deploymentDoc) engine.Deployment { return engine.Deployment(p) })
+		if err != nil {
+			return nil, err
+		}
+		byID[dep.ID] = len(out)
+		ids = append(ids, dep.ID)
+		out = append(out, local.DeploymentRecord{Seq: seq, Deployment: dep})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap(err)
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	rows, err = s.pool.Query(ctx, "SELECT deployment_id, id, name, data FROM engine_resources WHERE deployment_id = ANY($1) ORDER BY deployment_id, ord", ids)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	for rows.Next() {
+		var dep string
+		var r local.ResourceRecord
+		if err := rows.Scan(&dep, &r.ID, &r.Name, &r.Data); err != nil {
+			return nil, err
+		}
+		d := &out[byID[dep]]
+		d.Resources = append(d.Resources, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap(err)
+	}
+	rows, err = s.pool.Query(ctx, "SELECT doc FROM engine_definitions WHERE deployment_id = ANY($1) ORDER BY seq", ids)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	defs, err := collectDefinitions(rows)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range defs {
+		d := &out[byID[p.DeploymentID]]
+		d.ProcessDefinitions = append(d.ProcessDefinitions, p)
+	}
+	return out, nil
+}
+
+func collectDefinitions(rows pgx.Rows) ([]engine.ProcessDefinition, error) {
+	defer rows.Close()
+	var out []engine.ProcessDefinition
+	for rows.Next() {
+		var doc []byte
+		if err := rows.Scan(&doc); err != nil {
+			return nil, err
+		}
+		p, err := decodeAs(doc, func(p definitionDoc) engine.ProcessDefinition { return engine.ProcessDefinition(p) })
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, wrap(rows.Err())
+}
+
+// DeleteDeployment deletes a deployment with its resources and process
+// definitions.
+func (s *Store) DeleteDeployment(ctx context.Context, id string) error {
+	ct, err := s.pool.Exec(ctx, "DELETE FROM engine_deployments WHERE id = $1", id)
+	if err != nil {
+		return wrap(err)
+	}
+	if ct.RowsAffected() == 0 {
+		return local.ErrNoRecord
+	}
+	return nil
+}
+
+// ProcessDefinitions lists process definitions in deployment order, or as
+// the query sorts them.
+func (s *Store) ProcessDefinitions(ctx context.Context, q engine.ProcessDefinitionQuery) ([]engine.ProcessDefinition, error) {
+	rows, err := s.pool.Query(ctx, "SELECT doc FROM engine_definitions ORDER BY seq")
+	if err != nil {
+		return nil, wrap(err)
+	}
+	all, err := collectDefinitions(rows)
+	if err != nil {
+		return nil, err
+	}
+	latest := map[[2]string]int{}
+	for _, p := range all {
+		k := [2]string{p.TenantID, p.Key}
+		latest[k] = max(latest[k], p.Version)
+	}
+	var out []engine.ProcessDefinition
+	for i := range all {
+		p := &all[i]
+		if local.MatchProcessDefinition(q, p) && (!q.LatestVersion || latest[[2]string{p.TenantID, p.Key}] == p.Version) {
+			out = append(out, *p)
+		}
+	}
+	local.SortProcessDefinitions(q, out)
+	return local.Page(out, q.FirstResult, q.MaxResults), nil
+}
+
+// ProcessDefinition returns a process definition by id.
+func (s *Store) ProcessDefinition(ctx context.Context, id string) (engine.ProcessDefinition, error) {
+	return s.oneDefinition(ctx, "SELECT doc FROM engine_definitions WHERE id = $1", id)
+}
+
+// LatestProcessDefinition returns the highest version of a key and tenant.
+func (s *Store) LatestProcessDefinition(ctx context.Context, key, tenantID string) (engine.ProcessDefinition, error) {
+	return s.oneDefinition(ctx, `SELECT doc FROM engine_definitions WHERE key = $1 AND tenant_id = $2
+		ORDER BY version DESC LIMIT 1`, key, tenantID)
+}
+
+func (s *Store) oneDefinition(ctx context.Context, sql string, args ...any) (engine.ProcessDefinition, error) {
+	rows, err := s.pool.Query(ctx, sql, args...)
+	if err != nil {
+		return engine.ProcessDefinition{}, wrap(err)
+	}
+	defs, err := collectDefinitions(rows)
+	if err != nil {
+		return engine.ProcessDefinition{}, err
+	}
+	if len(defs) == 0 {
+		return engine.ProcessDefinition{}, local.ErrNoRecord
+	}
+	return defs[0], nil
+}
+
+// wrap turns PostgreSQL's verdict on a lost race into the store's
+// conflict error, so that the engine retries the command: a deadlock
+// between two commits, or a serialization failure.
+func wrap(err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && (pgErr.Code == "40P01" || pgErr.Code == "40001") {
+		return &local.ConflictError{Kind: "transaction", ID: pgErr.Code}
+	}
+	return err
+}
