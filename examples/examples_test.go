@@ -18,11 +18,19 @@ func TestListsMatchFS(t *testing.T) {
 	for _, p := range KnowledgeGraph {
 		want[p] = true
 	}
+	for _, b := range Processes {
+		for _, p := range b.Files {
+			if !strings.HasPrefix(p, "processes/"+b.Name+"/") {
+				t.Errorf("%s is listed in bundle %s but lies outside its directory", p, b.Name)
+			}
+			want[p] = true
+		}
+	}
 	err := fs.WalkDir(FS, ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		if (strings.HasSuffix(path, ".dmn") || strings.HasSuffix(path, ".ttl")) && !want[path] {
+		if (strings.HasSuffix(path, ".dmn") || strings.HasSuffix(path, ".ttl") || strings.HasPrefix(path, "processes/") && !strings.HasSuffix(path, ".md")) && !want[path] {
 			t.Errorf("%s is embedded but not listed", path)
 		}
 		delete(want, path)

@@ -86,6 +86,8 @@ type Engine struct {
 	seq int64
 
 	store Store
+	// procs caches parsed process definitions by id
+	procs map[string]*procDef
 }
 
 type tenantKey struct{ tenant, key string }
@@ -116,7 +118,7 @@ func New(opts Options) *Engine {
 	if st == nil {
 		st = NewMemoryStore(MemoryOptions{MaxInstances: opts.MaxInstances, MaxTasks: opts.MaxTasks})
 	}
-	return &Engine{opts: opts, store: st, depByID: map[string]*deployment{}, defByID: map[string]*definition{},
+	return &Engine{opts: opts, store: st, procs: map[string]*procDef{}, depByID: map[string]*deployment{}, defByID: map[string]*definition{},
 		latest: map[tenantKey]*definition{}, versions: map[tenantKey]int{}, drdVersions: map[tenantKey]int{},
 		models: map[[sha256.Size]byte]*compiledResource{}}
 }

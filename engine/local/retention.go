@@ -170,6 +170,9 @@ func (e *Engine) remove(gone []*deployment) {
 		// is deleted there too (for other engines, on their next sync it
 		// is simply absent)
 		_ = e.store.DeleteDeployment(context.Background(), d.dep.ID)
+		for _, p := range d.procs {
+			delete(e.procs, p.ID)
+		}
 		delete(e.depByID, d.dep.ID)
 		e.bytes -= d.size
 		return true

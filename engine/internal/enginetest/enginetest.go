@@ -53,3 +53,23 @@ func TenRuleTable() []byte {
 func TenRuleLastRule() engine.Variables {
 	return engine.Variables{"age": engine.Integer(95), "riskCategory": engine.String("High"), "isAffordable": engine.Boolean(false)}
 }
+
+// Bundle returns an example process bundle (examples.Processes) as a
+// deployment named after it, its resources named by their file names.
+func Bundle(name string) (engine.NewDeployment, error) {
+	for _, b := range examples.Processes {
+		if b.Name != name {
+			continue
+		}
+		nd := engine.NewDeployment{Name: b.Name, Source: "enginetest"}
+		for _, p := range b.Files {
+			data, err := examples.FS.ReadFile(p)
+			if err != nil {
+				return nd, err
+			}
+			nd.Resources = append(nd.Resources, engine.Resource{Name: p[strings.LastIndexByte(p, '/')+1:], Data: data})
+		}
+		return nd, nil
+	}
+	return engine.NewDeployment{}, fmt.Errorf("enginetest: no example bundle %q", name)
+}
