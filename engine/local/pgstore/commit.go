@@ -3,8 +3,10 @@ package pgstore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/engine/local"
@@ -23,11 +25,15 @@ type versionCheck struct {
 // NOTHING (Version 0) or an UPDATE/DELETE … WHERE id = $1 AND version = $2,
 // and one that touches no row fails the whole Commit with a
 // *local.ConflictError; history rows are upserted by id. The statements
-// go to the server in one batch.
+// go to the server in one batch, one round trip, which PostgreSQL runs as
+// one implicit transaction (see engine_expect_one in the schema).
 func (s *Store) Commit(ctx context.Context, c local.Change) error {
 	b := &pgx.Batch{}
 	var checks []*versionCheck // per queued statement; nil: no check
 	queue := func(chk *versionCheck, sql string, args ...any) {
+		if chk != nil {
+			sql = "WITH w AS (" + sql + " RETURNING 1) SELECT engine_expect_one(count(*)) FROM w"
+		}
 		b.Queue(sql, args...)
 		checks = append(checks, chk)
 	}
@@ -118,32 +124,36 @@ func (s *Store) Commit(ctx context.Context, c local.Change) error {
 		return ctx.Err()
 	}
 
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		br := tx.SendBatch(ctx, b)
-		var conflict *versionCheck
-		for _, chk := range checks {
-			ct, err := br.Exec()
-			if err != nil {
+	br := s.pool.SendBatch(ctx, b)
+	var err error
+	for _, chk := range checks {
+		if _, err = br.Exec(); err != nil {
+			var pgErr *pgconn.PgError
+			if chk != nil && errors.As(err, &pgErr) && pgErr.Code == staleVersion {
 				br.Close()
-				return err
+				return s.conflict(ctx, chk)
 			}
-			if chk != nil && ct.RowsAffected() != 1 && conflict == nil {
-				conflict = chk
-			}
+			break
 		}
-		if err := br.Close(); err != nil {
-			return err
-		}
-		if conflict != nil {
-			have := int64(0)
-			if err := tx.QueryRow(ctx, "SELECT version FROM "+conflict.table+" WHERE id = $1", conflict.id).Scan(&have); err != nil && err != pgx.ErrNoRows {
-				return err
-			}
-			return &local.ConflictError{Kind: conflict.kind, ID: conflict.id, Want: conflict.want, Have: have}
-		}
-		return nil
-	})
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
 	return wrap(err)
+}
+
+// staleVersion is the SQLSTATE engine_expect_one raises.
+const staleVersion = "RK409"
+
+// conflict reports a refused Commit with the version the record has now
+// (0: gone), read after the rollback, for the message only.
+func (s *Store) conflict(ctx context.Context, chk *versionCheck) error {
+	have := int64(0)
+	err := s.pool.QueryRow(ctx, "SELECT version FROM "+chk.table+" WHERE id = $1", chk.id).Scan(&have)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return err
+	}
+	return &local.ConflictError{Kind: chk.kind, ID: chk.id, Want: chk.want, Have: have}
 }
 
 func nonNilStrings(s []string) []string {

@@ -178,8 +178,11 @@ func TestCommitConflicts(t *testing.T) {
 		Tasks: []local.TaskRecord{openTask("t1", "i1", "0363", "behandelaar")}}); err != nil {
 		t.Fatal(err)
 	}
-	// i1 is now at version 1; an engine that read it moves it to 2.
-	if err := s.Commit(ctx, local.Change{Instances: []local.InstanceRecord{instance("i1", 1)}}); err != nil {
+	// i1 and t1 are now at version 1; an engine that read them moves them
+	// to 2 (claiming the task).
+	claimed := openTask("t1", "i1", "0363", "behandelaar")
+	claimed.Version, claimed.Task.Assignee = 1, "kees"
+	if err := s.Commit(ctx, local.Change{Instances: []local.InstanceRecord{instance("i1", 1)}, Tasks: []local.TaskRecord{claimed}}); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
@@ -195,8 +198,8 @@ func TestCommitConflicts(t *testing.T) {
 			local.ConflictError{Kind: "instance", ID: "nope", Want: 3, Have: 0}},
 		{"stale delete", local.Change{DeleteInstances: []local.Ref{{ID: "i1", Version: 1}}},
 			local.ConflictError{Kind: "instance", ID: "i1", Want: 1, Have: 2}},
-		{"task completed twice", local.Change{DeleteTasks: []local.Ref{{ID: "t1", Version: 1}, {ID: "t1", Version: 1}}},
-			local.ConflictError{Kind: "task", ID: "t1", Want: 1, Have: 0}},
+		{"task claimed meanwhile", local.Change{DeleteTasks: []local.Ref{{ID: "t1", Version: 1}}},
+			local.ConflictError{Kind: "task", ID: "t1", Want: 1, Have: 2}},
 	}
 	for _, tc := range cases {
 		err := s.Commit(ctx, tc.c)

@@ -157,3 +157,16 @@ CREATE TABLE engine_hist_decisions (
 );
 CREATE INDEX engine_hist_decisions_instance ON engine_hist_decisions (instance_id);
 CREATE INDEX engine_hist_decisions_key ON engine_hist_decisions (definition_key);
+
+-- engine_expect_one fails its statement unless a versioned write touched
+-- exactly one row. Commit sends a step as one batch, which PostgreSQL
+-- runs as one implicit transaction: the error rolls all of it back, so
+-- the optimistic lock costs no extra round trip.
+CREATE FUNCTION engine_expect_one(n bigint) RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN
+	IF n <> 1 THEN
+		RAISE EXCEPTION 'regelkit: stale version' USING ERRCODE = 'RK409';
+	END IF;
+	RETURN n;
+END
+$$;
