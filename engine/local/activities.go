@@ -649,7 +649,7 @@ func (c *cmd) callActivity(ir *irun, tok *token, el *bpmn.Element) error {
 	if err != nil {
 		return err
 	}
-	tok.Wait = child.rec.ID
+	tok.Wait, tok.Called = child.rec.ID, child.rec.ID
 	c.activity(ir, tok, el, nil, false)
 	return nil
 }

@@ -655,9 +655,11 @@ func (e *Engine) lockedTasks(ctx context.Context, recs []ExternalTaskRecord, top
 				break
 			}
 		}
-		inst, err := e.store.Instance(ctx, r.InstanceID)
+		c := e.newCmd(ctx)
+		ir, err := c.load(r.InstanceID)
 		if err == nil {
-			vars := inst.Variables
+			// the activity's input parameters are local variables of its execution
+			vars := visibleVariables(ir, ir.tokenWaiting(r.ID))
 			if all {
 				lt.Variables = maps.Clone(vars)
 				if lt.Variables == nil {

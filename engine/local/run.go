@@ -52,12 +52,15 @@ type varMeta struct {
 // an embedded sub-process have Scope = the id of the token waiting on the
 // sub-process.
 type token struct {
-	ID    string    `json:"id"`
-	Elem  string    `json:"elem"`
-	Act   string    `json:"act,omitempty"` // the activity instance id
-	Scope string    `json:"scope,omitempty"`
-	Wait  string    `json:"wait,omitempty"` // user task, external task or called instance id
-	Start time.Time `json:"start"`
+	ID    string `json:"id"`
+	Elem  string `json:"elem"`
+	Act   string `json:"act,omitempty"` // the activity instance id
+	Scope string `json:"scope,omitempty"`
+	Wait  string `json:"wait,omitempty"` // user task, external task or called instance id
+	// Called is the instance a call activity started (kept after it ended,
+	// for the activity's history row).
+	Called string    `json:"called,omitempty"`
+	Start  time.Time `json:"start"`
 	// Locals are the activity's input parameters.
 	Locals engine.Variables `json:"locals,omitempty"`
 
@@ -417,7 +420,7 @@ func exprFailure(ir *irun, el *bpmn.Element, err error) error {
 // enter moves a token onto an element.
 func (c *cmd) enter(ir *irun, tok *token, el *bpmn.Element) error {
 	ir.dirty = true
-	tok.Elem, tok.Wait, tok.Locals, tok.result = el.ID, "", nil, nil
+	tok.Elem, tok.Wait, tok.Called, tok.Locals, tok.result = el.ID, "", "", nil, nil
 	tok.Act = el.ID + ":" + newUUID()
 	tok.Start = c.now
 	c.activity(ir, tok, el, nil, false)
@@ -898,10 +901,7 @@ func (c *cmd) activity(ir *irun, tok *token, el *bpmn.Element, end *time.Time, c
 			a.TaskID, a.Assignee = c.ch.History.Activities[i].TaskID, c.ch.History.Activities[i].Assignee
 		}
 	case bpmn.CallActivity:
-		a.CalledProcessInstanceID = tok.Wait
-		if i, ok := c.actIdx[tok.Act]; ok && a.CalledProcessInstanceID == "" {
-			a.CalledProcessInstanceID = c.ch.History.Activities[i].CalledProcessInstanceID
-		}
+		a.CalledProcessInstanceID = tok.Called
 	case bpmn.EndEvent:
 		a.CompleteScope = end != nil && !canceled
 	}

@@ -1,0 +1,1087 @@
+package enginetest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/regelkit/regelkit/engine"
+)
+
+// Processes is the behavioural suite of the process side: it runs
+// against any engine.ProcessEngine (the embedded engine in memory or on
+// PostgreSQL, or the embedded engine behind engine/rest through
+// engine/operaton) using only the interface, so that all of them behave
+// alike. newEngine returns a fresh, empty engine for each subtest.
+// Expected values are written by hand from the models.
+func Processes(t *testing.T, newEngine func(t *testing.T) engine.ProcessEngine) {
+	for _, tc := range []struct {
+		name string
+		f    func(t *testing.T, e engine.ProcessEngine)
+	}{
+		{"OnboardingBundle", testOnboarding},
+		{"LocalpassBundle", testLocalpass},
+		{"ProjectphaseExternalTasks", testProjectphase},
+		{"SubprocessCallActivity", testSubprocess},
+		{"JUEL", testJUEL},
+		{"ResultMappings", testResultMappings},
+		{"FormBindings", testFormBindings},
+		{"Tenants", testTenants},
+		{"SuspensionAndCancellation", testSuspension},
+		{"Claim", testClaim},
+		{"TypedVariables", testTypedVariables},
+		{"ParallelAndTerminate", testParallelTerminate},
+		{"ScriptErrorBoundary", testScriptErrorBoundary},
+		{"UnsupportedElement", testUnsupported},
+		{"ExternalTaskRetries", testExternalRetries},
+		{"DeployErrors", testDeployErrors},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.f(t, newEngine(t)) })
+	}
+}
+
+var ctx = context.Background()
+
+func deploy(t *testing.T, e engine.ProcessEngine, nd engine.NewDeployment) engine.Deployment {
+	t.Helper()
+	dep, err := e.Deploy(ctx, nd)
+	if err != nil {
+		t.Fatalf("deploy %s: %v", nd.Name, err)
+	}
+	return dep
+}
+
+func deployBundle(t *testing.T, e engine.ProcessEngine, name, tenant string) engine.Deployment {
+	t.Helper()
+	nd, err := Bundle(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nd.TenantID = tenant
+	return deploy(t, e, nd)
+}
+
+func deployXML(t *testing.T, e engine.ProcessEngine, tenant string, files ...string) engine.Deployment {
+	t.Helper()
+	nd := engine.NewDeployment{Name: "inline", TenantID: tenant}
+	for i := 0; i+1 < len(files); i += 2 {
+		nd.Resources = append(nd.Resources, engine.Resource{Name: files[i], Data: []byte(files[i+1])})
+	}
+	return deploy(t, e, nd)
+}
+
+func start(t *testing.T, e engine.ProcessEngine, s engine.StartProcess) engine.ProcessInstance {
+	t.Helper()
+	pi, err := e.StartProcess(ctx, s)
+	if err != nil {
+		t.Fatalf("start %s%s: %v", s.Key, s.DefinitionID, err)
+	}
+	return pi
+}
+
+// onlyTask returns the one open task of an instance, checking its key.
+func onlyTask(t *testing.T, e engine.ProcessEngine, pid, key string) engine.Task {
+	t.Helper()
+	ts, err := e.Tasks(ctx, engine.TaskQuery{ProcessInstanceID: pid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 1 || ts[0].TaskDefinitionKey != key {
+		var keys []string
+		for _, x := range ts {
+			keys = append(keys, x.TaskDefinitionKey)
+		}
+		t.Fatalf("open tasks of %s = %v, want only %s", pid, keys, key)
+	}
+	return ts[0]
+}
+
+func complete(t *testing.T, e engine.ProcessEngine, taskID string, vars engine.Variables) {
+	t.Helper()
+	if err := e.CompleteTask(ctx, taskID, vars); err != nil {
+		t.Fatalf("complete %s: %v", taskID, err)
+	}
+}
+
+// activities lists an instance's activity instances as "id:type" (with
+// "!" for a canceled and "…" for an unfinished one), in start order.
+func activities(t *testing.T, e engine.ProcessEngine, pid string) []string {
+	t.Helper()
+	as, err := e.HistoricActivities(ctx, engine.HistoricActivityQuery{ProcessInstanceID: pid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, a := range as {
+		s := a.ActivityID + ":" + a.ActivityType
+		if a.Canceled {
+			s += "!"
+		}
+		if a.EndTime == nil {
+			s += "…"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func checkStrings(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Errorf("%s:\n got  %q\n want %q", what, got, want)
+	}
+}
+
+func history(t *testing.T, e engine.ProcessEngine, pid string) engine.HistoricProcessInstance {
+	t.Helper()
+	h, err := e.HistoricProcessInstance(ctx, pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func checkState(t *testing.T, e engine.ProcessEngine, pid, want string) {
+	t.Helper()
+	h := history(t, e, pid)
+	if h.State != want {
+		t.Errorf("history state of %s = %s, want %s", pid, h.State, want)
+	}
+	if ended := want != engine.StateActive && want != engine.StateSuspended; ended != (h.EndTime != nil) {
+		t.Errorf("history end time of %s = %v, want set: %v", pid, h.EndTime, ended)
+	}
+}
+
+func checkEnded(t *testing.T, e engine.ProcessEngine, pid string) {
+	t.Helper()
+	_, err := e.ProcessInstance(ctx, pid)
+	if !errors.Is(err, engine.ErrNotFound) {
+		t.Errorf("ProcessInstance(%s) after its end: %v, want not found", pid, err)
+	}
+}
+
+func vars(t *testing.T, e engine.ProcessEngine, pid string) engine.Variables {
+	t.Helper()
+	vs, err := e.ProcessInstanceVariables(ctx, pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vs
+}
+
+func checkVar(t *testing.T, vs engine.Variables, name string, want engine.Variable) {
+	t.Helper()
+	got, ok := vs[name]
+	if !ok {
+		t.Errorf("variable %s missing (have %v)", name, vs)
+		return
+	}
+	if !got.Equal(want) {
+		t.Errorf("variable %s = %v, want %v", name, got, want)
+	}
+}
+
+func jsonVar(t *testing.T, text string) engine.Variable {
+	t.Helper()
+	v, err := engine.JSON(json.RawMessage(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func formID(t *testing.T, f engine.Form) string {
+	t.Helper()
+	var x struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(f.Data, &x); err != nil {
+		t.Fatalf("form is not form-js JSON: %v: %.60s", err, f.Data)
+	}
+	return x.ID
+}
+
+func engineError(t *testing.T, err error, status int, typ, msgPart string) {
+	t.Helper()
+	var ee *engine.Error
+	if !errors.As(err, &ee) {
+		t.Fatalf("error %v (%T), want *engine.Error %d %s", err, err, status, typ)
+	}
+	if ee.Status != status || ee.Type != typ || !strings.Contains(ee.Message, msgPart) {
+		t.Errorf("error = %d %s %q, want %d %s containing %q", ee.Status, ee.Type, ee.Message, status, typ, msgPart)
+	}
+}
+
+var municipality = func(m string) []engine.VariableFilter {
+	return []engine.VariableFilter{{Name: "municipality", Operator: "eq", Value: m}}
+}
+
+// --- the example bundles
+
+func testOnboarding(t *testing.T, e engine.ProcessEngine) {
+	dep := deployBundle(t, e, "onboarding", "")
+	if len(dep.DeployedProcessDefinitions) != 1 {
+		t.Fatalf("deployed process definitions = %+v, want 1", dep.DeployedProcessDefinitions)
+	}
+	pd := dep.DeployedProcessDefinitions[0]
+	if pd.Key != "HrOnboardingProcess" || pd.Version != 1 || pd.Name != "Onboarding nieuwe medewerker" ||
+		pd.HistoryTimeToLive == nil || *pd.HistoryTimeToLive != 180 || !strings.HasPrefix(pd.ID, "HrOnboardingProcess:1:") {
+		t.Errorf("process definition = %+v", pd)
+	}
+	sf, err := e.StartForm(ctx, pd.ID)
+	if err != nil || formID(t, sf) != "hr-onboarding-start" {
+		t.Errorf("start form: %v %v, want hr-onboarding-start (binding deployment)", sf.ContentType, err)
+	}
+	pi := start(t, e, engine.StartProcess{Key: "HrOnboardingProcess", BusinessKey: "HR-1",
+		Variables: engine.Variables{"role": engine.String("behandelaar"), "municipality": engine.String("utrecht")}})
+	if pi.BusinessKey != "HR-1" || pi.DefinitionID != pd.ID || pi.Ended {
+		t.Errorf("instance = %+v", pi)
+	}
+	vs := vars(t, e, pi.ID)
+	checkVar(t, vs, "laptopType", engine.String("standaard"))
+	checkVar(t, vs, "accessLevel", engine.String("zaaksysteem"))
+	checkVar(t, vs, "itMiddelen", jsonVar(t, `{"laptopType":"standaard","accessLevel":"zaaksysteem"}`))
+
+	// the task list of the business API: municipality and candidate group
+	q := engine.TaskQuery{ProcessVariables: municipality("utrecht"), CandidateGroups: []string{"hr-medewerker"}, IncludeAssignedTasks: true}
+	ts, err := e.Tasks(ctx, q)
+	if err != nil || len(ts) != 1 || ts[0].TaskDefinitionKey != "Activity_RolBeoordelen" || ts[0].Name != "Rol en toegang beoordelen" {
+		t.Fatalf("task list = %+v, %v", ts, err)
+	}
+	for _, other := range []engine.TaskQuery{
+		{ProcessVariables: municipality("amsterdam")},
+		{CandidateGroups: []string{"caseworker"}},
+	} {
+		if n, err := e.TaskCount(ctx, other); err != nil || n != 0 {
+			t.Errorf("TaskCount(%+v) = %d, %v; want 0", other, n, err)
+		}
+	}
+	if fr := ts[0].FormRef; fr == nil || fr.Key != "hr-role-review" || fr.Binding != "latest" {
+		t.Errorf("formRef = %+v", fr)
+	}
+	f, err := e.TaskForm(ctx, ts[0].ID)
+	if err != nil || formID(t, f) != "hr-role-review" || f.ContentType != "application/json" {
+		t.Errorf("task form: %v", err)
+	}
+	// not approved: the default flow loops back to the review
+	complete(t, e, ts[0].ID, engine.Variables{"roleApproved": engine.Boolean(false)})
+	review := onlyTask(t, e, pi.ID, "Activity_RolBeoordelen")
+	complete(t, e, review.ID, engine.Variables{"roleApproved": engine.Boolean(true)})
+	inform := onlyTask(t, e, pi.ID, "Activity_Informeren")
+	complete(t, e, inform.ID, nil)
+	checkEnded(t, e, pi.ID)
+	checkState(t, e, pi.ID, engine.StateCompleted)
+	h := history(t, e, pi.ID)
+	if h.BusinessKey != "HR-1" || h.StartActivityID != "StartEvent_Onboarding" || h.ProcessDefinitionKey != "HrOnboardingProcess" ||
+		h.ProcessDefinitionVersion != 1 || h.SuperProcessInstanceID != "" || h.RootProcessInstanceID != pi.ID {
+		t.Errorf("historic instance = %+v", h)
+	}
+	checkStrings(t, "activities", activities(t, e, pi.ID), []string{
+		"StartEvent_Onboarding:startEvent", "Activity_ItToegang:businessRuleTask", "Activity_RolBeoordelen:userTask",
+		"Gateway_Akkoord:exclusiveGateway", "Activity_RolBeoordelen:userTask", "Gateway_Akkoord:exclusiveGateway",
+		"Activity_Informeren:userTask", "EndEvent_Onboarded:noneEndEvent"})
+	hts, err := e.HistoricTasks(ctx, engine.HistoricTaskQuery{ProcessInstanceID: pi.ID, Finished: true, ProcessVariables: municipality("utrecht")})
+	if err != nil || len(hts) != 3 {
+		t.Fatalf("historic tasks = %+v, %v; want 3 finished", hts, err)
+	}
+	for _, ht := range hts {
+		if ht.DeleteReason != "completed" || ht.EndTime == nil {
+			t.Errorf("historic task %s: deleteReason %q end %v", ht.TaskDefinitionKey, ht.DeleteReason, ht.EndTime)
+		}
+	}
+	ds, err := e.HistoricDecisions(ctx, engine.HistoricDecisionQuery{ProcessInstanceID: pi.ID, IncludeInputs: true, IncludeOutputs: true})
+	if err != nil || len(ds) != 1 {
+		t.Fatalf("historic decisions = %+v, %v", ds, err)
+	}
+	d := ds[0]
+	if d.DecisionDefinitionKey != "HrOnboardingItAccess" || d.ActivityID != "Activity_ItToegang" || d.ProcessDefinitionKey != "HrOnboardingProcess" {
+		t.Errorf("historic decision = %+v", d)
+	}
+	if len(d.Inputs) != 1 || d.Inputs[0].ClauseName != "Rol" || !d.Inputs[0].Value.Equal(engine.String("behandelaar")) {
+		t.Errorf("decision inputs = %+v", d.Inputs)
+	}
+	var outs []string
+	for _, o := range d.Outputs {
+		outs = append(outs, fmt.Sprintf("%s=%v#%d", o.VariableName, o.Value.Value, o.RuleOrder))
+	}
+	checkStrings(t, "decision outputs", outs, []string{"laptopType=standaard#1", "accessLevel=zaaksysteem#1"})
+	hv, err := e.HistoricVariables(ctx, engine.HistoricVariableQuery{ProcessInstanceID: pi.ID, VariableName: "roleApproved"})
+	if err != nil || len(hv) != 1 || !hv[0].Value.Equal(engine.Boolean(true)) {
+		t.Errorf("historic variable roleApproved = %+v, %v; want one row with the latest value true", hv, err)
+	}
+}
+
+func testLocalpass(t *testing.T, e engine.ProcessEngine) {
+	rs, err := LocalPass()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the models untenanted, the process in a tenant: decisionRefTenantId="${null}"
+	deploy(t, e, engine.NewDeployment{Name: "localpass-models", Resources: rs})
+	deployBundle(t, e, "localpass", "utrecht")
+	base := engine.Variables{"municipality": engine.String("utrecht"), "dagVanAanvraag": engine.String("2025-12-24"),
+		"geboortedatumAanvrager": engine.String("1980-01-23"), "aanvragerHeeftKinderen": engine.Boolean(true),
+		"aanvragerInwonerMunicipality": engine.Boolean(true), "aanvragerHeeftKind4Tm17": engine.Boolean(true),
+		"maandelijksBrutoInkomenAanvrager": engine.Integer(1500), "geboortedatumPartner": engine.Null(), "aanvragerUitkeringBaanbrekers": engine.Boolean(false),
+		"aanvragerVoedselbankpasCity": engine.Boolean(false), "aanvragerKwijtscheldingGemeentelijkeBelastingen": engine.Boolean(false),
+		"aanvragerSchuldhulptrajectCreditBank": engine.Boolean(false), "aanvragerDitKalenderjaarAlAangevraagd": engine.Boolean(false),
+		"aanvragerAanmerkingStudieFinanciering": engine.Boolean(false)}
+	pi := start(t, e, engine.StartProcess{Key: "LocalpassAanvraagProcess", TenantID: "utrecht", BusinessKey: "LP-1", Variables: base})
+	if pi.TenantID != "utrecht" {
+		t.Errorf("tenant = %q", pi.TenantID)
+	}
+	vs := vars(t, e, pi.ID)
+	// the worked example of the local-pass chain (engine/local's localpass tests)
+	checkVar(t, vs, "aanvragerAlleenstaand", engine.Boolean(true))
+	checkVar(t, vs, "aanvragerIsTenminste21", engine.Boolean(true))
+	checkVar(t, vs, "toepasselijkeNorm", engine.String("MK"))
+	task := onlyTask(t, e, pi.ID, "Activity_Beoordelen")
+	if task.TenantID != "utrecht" {
+		t.Errorf("task tenant = %q", task.TenantID)
+	}
+	f, err := e.TaskForm(ctx, task.ID)
+	if err != nil || formID(t, f) != "localpass-beoordeling" {
+		t.Errorf("task form: %v", err)
+	}
+	complete(t, e, task.ID, engine.Variables{"besluit": engine.String("toegekend")})
+	checkState(t, e, pi.ID, engine.StateCompleted)
+	acts := activities(t, e, pi.ID)
+	if len(acts) == 0 || acts[len(acts)-1] != "EndEvent_Toegekend:noneEndEvent" {
+		t.Errorf("activities = %v, want the end EndEvent_Toegekend", acts)
+	}
+	// a high income: not eligible, the default flow ends at once
+	rich := engine.Variables{}
+	for k, v := range base {
+		rich[k] = v
+	}
+	rich["maandelijksBrutoInkomenAanvrager"] = engine.Integer(5000)
+	pi2 := start(t, e, engine.StartProcess{Key: "LocalpassAanvraagProcess", TenantID: "utrecht", Variables: rich})
+	if !pi2.Ended {
+		t.Errorf("instance with a high income did not end: %+v", pi2)
+	}
+	acts = activities(t, e, pi2.ID)
+	if len(acts) == 0 || acts[len(acts)-1] != "EndEvent_Afgewezen:noneEndEvent" {
+		t.Errorf("activities = %v, want the end EndEvent_Afgewezen", acts)
+	}
+	ds, _ := e.HistoricDecisions(ctx, engine.HistoricDecisionQuery{ProcessInstanceID: pi2.ID})
+	var keys []string
+	for _, d := range ds {
+		keys = append(keys, d.DecisionDefinitionKey)
+		if d.TenantID != "" {
+			t.Errorf("decision %s evaluated in tenant %q, want the untenanted model", d.DecisionDefinitionKey, d.TenantID)
+		}
+	}
+	checkStrings(t, "decisions", keys, []string{"SVB_LeeftijdsInformatie", "SZW_BijstandsnormInformatie", "RONL_LocalpassEindresultaat"})
+}
+
+func testProjectphase(t *testing.T, e engine.ProcessEngine) {
+	deployBundle(t, e, "projectphase", "")
+	pi := start(t, e, engine.StartProcess{Key: "RipPhase1Process", BusinessKey: "RIP-7",
+		Variables: engine.Variables{"projectNumber": engine.String("P-7"), "projectName": engine.String("Brug")}})
+	// nothing for another topic
+	none, err := e.FetchAndLock(ctx, engine.FetchAndLock{WorkerID: "w1", MaxTasks: 5, Topics: []engine.FetchTopic{{TopicName: "other", LockDuration: time.Minute}}})
+	if err != nil || len(none) != 0 {
+		t.Fatalf("fetch other topic = %+v, %v", none, err)
+	}
+	fetch := func(worker, topic string, names []string) engine.LockedExternalTask {
+		t.Helper()
+		got, err := e.FetchAndLock(ctx, engine.FetchAndLock{WorkerID: worker, MaxTasks: 5,
+			Topics: []engine.FetchTopic{{TopicName: topic, LockDuration: time.Minute, Variables: names}}})
+		if err != nil || len(got) != 1 {
+			t.Fatalf("fetch %s = %+v, %v; want one task", topic, got, err)
+		}
+		return got[0]
+	}
+	x := fetch("w1", "rip-edocs-workspace", nil)
+	if x.ActivityID != "Activity_Werkruimte" || x.WorkerID != "w1" || x.BusinessKey != "RIP-7" || x.ProcessInstanceID != pi.ID ||
+		x.ProcessDefinitionKey != "RipPhase1Process" || x.TopicName != "rip-edocs-workspace" {
+		t.Errorf("locked task = %+v", x)
+	}
+	checkVar(t, x.Variables, "workspaceName", engine.String("P-7 Brug"))
+	checkVar(t, x.Variables, "projectNumber", engine.String("P-7"))
+	// locked: a second worker gets nothing
+	if again, _ := e.FetchAndLock(ctx, engine.FetchAndLock{WorkerID: "w2", MaxTasks: 5,
+		Topics: []engine.FetchTopic{{TopicName: "rip-edocs-workspace", LockDuration: time.Minute}}}); len(again) != 0 {
+		t.Errorf("a locked task was fetched again: %+v", again)
+	}
+	err = e.CompleteExternalTask(ctx, x.ID, engine.CompleteExternalTask{WorkerID: "w2"})
+	engineError(t, err, 400, "BadUserRequestException", "cannot be completed by worker 'w2'")
+	if err := e.ExtendLock(ctx, x.ID, "w1", 2*time.Minute); err != nil {
+		t.Errorf("extend lock: %v", err)
+	}
+	if err := e.CompleteExternalTask(ctx, x.ID, engine.CompleteExternalTask{WorkerID: "w1",
+		Variables: engine.Variables{"docmgmtWorkspaceId": engine.String("ws-42")}}); err != nil {
+		t.Fatal(err)
+	}
+	// the loser of a race, or a second completion: not found
+	err = e.CompleteExternalTask(ctx, x.ID, engine.CompleteExternalTask{WorkerID: "w1"})
+	if !errors.Is(err, engine.ErrNotFound) {
+		t.Errorf("second completion: %v, want not found", err)
+	}
+	intake := onlyTask(t, e, pi.ID, "Activity_Intake")
+	complete(t, e, intake.ID, nil)
+	doc := fetch("w1", "rip-edocs-document", []string{"documentTemplateId", "workspaceId"})
+	if len(doc.Variables) != 2 {
+		t.Errorf("variables = %v, want only the two asked for", doc.Variables)
+	}
+	checkVar(t, doc.Variables, "documentTemplateId", engine.String("rip-intake-report"))
+	checkVar(t, doc.Variables, "workspaceId", engine.String("ws-42"))
+	if err := e.CompleteExternalTask(ctx, doc.ID, engine.CompleteExternalTask{WorkerID: "w1"}); err != nil {
+		t.Fatal(err)
+	}
+	onlyTask(t, e, pi.ID, "Activity_Psu")
+
+	// the error boundary event: document management unreachable
+	pi2 := start(t, e, engine.StartProcess{Key: "RipPhase1Process", Variables: engine.Variables{
+		"projectNumber": engine.String("P-8"), "projectName": engine.String("Tunnel")}})
+	x2 := fetch("w1", "rip-edocs-workspace", nil)
+	if x2.ProcessInstanceID != pi2.ID {
+		t.Fatalf("fetched %s, want the task of %s", x2.ProcessInstanceID, pi2.ID)
+	}
+	if err := e.ExternalTaskBPMNError(ctx, x2.ID, engine.ExternalTaskBPMNError{WorkerID: "w1", ErrorCode: "DOCMGMT_UNAVAILABLE",
+		Variables: engine.Variables{"reden": engine.String("timeout")}}); err != nil {
+		t.Fatal(err)
+	}
+	onlyTask(t, e, pi2.ID, "Activity_WerkruimteHandmatig")
+	checkVar(t, vars(t, e, pi2.ID), "reden", engine.String("timeout"))
+	checkStrings(t, "activities after the BPMN error", activities(t, e, pi2.ID), []string{
+		"StartEvent_Project:startEvent", "Activity_Werkruimte:serviceTask!", "Event_WerkruimteMislukt:boundaryError",
+		"Activity_WerkruimteHandmatig:userTask…"})
+}
+
+func testSubprocess(t *testing.T, e engine.ProcessEngine) {
+	dep := deployBundle(t, e, "subprocess", "")
+	if len(dep.DeployedProcessDefinitions) != 2 {
+		t.Fatalf("deployed %+v, want two processes", dep.DeployedProcessDefinitions)
+	}
+	for _, pd := range dep.DeployedProcessDefinitions {
+		if pd.Key == "BoomInspectieProcess" && pd.HistoryTimeToLive != nil {
+			t.Errorf("BoomInspectieProcess has no historyTimeToLive, got %d", *pd.HistoryTimeToLive)
+		}
+	}
+	parent := start(t, e, engine.StartProcess{Key: "KapvergunningProcess", BusinessKey: "KAP-3",
+		Variables: engine.Variables{"municipality": engine.String("utrecht"), "boomSoort": engine.String("eik")}})
+	children, err := e.ProcessInstances(ctx, engine.ProcessInstanceQuery{SuperProcessInstance: parent.ID})
+	if err != nil || len(children) != 1 {
+		t.Fatalf("children = %+v, %v", children, err)
+	}
+	child := children[0]
+	if child.DefinitionKey != "BoomInspectieProcess" || child.BusinessKey != "KAP-3" {
+		t.Errorf("child = %+v, want BoomInspectieProcess with the business key KAP-3", child)
+	}
+	checkVar(t, vars(t, e, child.ID), "boomSoort", engine.String("eik"))
+	inspect := onlyTask(t, e, child.ID, "Activity_Inspecteren")
+	if n, _ := e.TaskCount(ctx, engine.TaskQuery{CandidateGroup: "boominspecteur", ProcessVariables: municipality("utrecht")}); n != 1 {
+		t.Errorf("inspector's task list has %d tasks, want 1", n)
+	}
+	complete(t, e, inspect.ID, engine.Variables{"boomGezond": engine.Boolean(false)})
+	checkEnded(t, e, child.ID)
+	checkState(t, e, child.ID, engine.StateCompleted)
+	hc := history(t, e, child.ID)
+	if hc.SuperProcessInstanceID != parent.ID || hc.RootProcessInstanceID != parent.ID {
+		t.Errorf("child history super %q root %q, want %s", hc.SuperProcessInstanceID, hc.RootProcessInstanceID, parent.ID)
+	}
+	checkStrings(t, "child activities", activities(t, e, child.ID), []string{
+		"StartEvent_Inspectie:startEvent", "Gateway_Split:parallelGateway", "Activity_Bezoek:subProcess",
+		"StartEvent_Bezoek:startEvent", "Activity_Inspecteren:userTask", "Activity_Flora:manualTask",
+		"Gateway_Join:parallelGateway", "Activity_Verslag:scriptTask", "EndEvent_Bezoek:noneEndEvent",
+		"Gateway_Join:parallelGateway", "EndEvent_Inspectie:noneEndEvent"})
+	// variables="all" out: the child's variables are the parent's now
+	pv := vars(t, e, parent.ID)
+	checkVar(t, pv, "inspectieAfgerond", engine.Boolean(true))
+	checkVar(t, pv, "inspectieDatum", engine.String("onbekend"))
+	checkVar(t, pv, "boomGezond", engine.Boolean(false))
+	review := onlyTask(t, e, parent.ID, "Activity_Beoordelen")
+	f, err := e.TaskForm(ctx, review.ID)
+	if err != nil || formID(t, f) != "tree-felling-review" {
+		t.Errorf("task form: %v", err)
+	}
+	complete(t, e, review.ID, nil)
+	checkState(t, e, parent.ID, engine.StateCompleted)
+	acts, _ := e.HistoricActivities(ctx, engine.HistoricActivityQuery{ProcessInstanceID: parent.ID, ActivityID: "Activity_Inspectie"})
+	if len(acts) != 1 || acts[0].CalledProcessInstanceID != child.ID {
+		t.Errorf("call activity history = %+v, want calledProcessInstanceId %s", acts, child.ID)
+	}
+}
+
+// --- inline models
+
+// bpmnDoc wraps process XML in a definitions element with the Camunda
+// namespace and extra top-level elements (errors, signals).
+func bpmnDoc(top, processes string) string {
+	return `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" id="Defs" targetNamespace="http://regelkit.test/bpmn">
+` + top + processes + `
+</bpmn:definitions>`
+}
+
+// proc is an executable process; body holds its elements and flows.
+func proc(id, body string) string {
+	return `<bpmn:process id="` + id + `" isExecutable="true" camunda:historyTimeToLive="30">` + body + `</bpmn:process>`
+}
+
+// flow is a sequence flow, with an optional condition.
+func flow(id, from, to, cond string) string {
+	if cond == "" {
+		return `<bpmn:sequenceFlow id="` + id + `" sourceRef="` + from + `" targetRef="` + to + `"/>`
+	}
+	return `<bpmn:sequenceFlow id="` + id + `" sourceRef="` + from + `" targetRef="` + to + `"><bpmn:conditionExpression xsi:type="bpmn:tFormalExpression">` + cond + `</bpmn:conditionExpression></bpmn:sequenceFlow>`
+}
+
+// chain links elements with flows f1, f2, … in order.
+func chain(ids ...string) string {
+	var b strings.Builder
+	for i := 0; i+1 < len(ids); i++ {
+		b.WriteString(flow(fmt.Sprintf("f%d_%s", i+1, ids[i]), ids[i], ids[i+1], ""))
+	}
+	return b.String()
+}
+
+func testJUEL(t *testing.T, e engine.ProcessEngine) {
+	outputs := map[string]string{
+		"isEq": `${a == 1}`, "neq": `${a != 2}`, "andWords": `${t and !f}`, "andSymbols": `${t &amp;&amp; not f}`,
+		"orWords": `${f or t}`, "emptyString": `${empty s}`, "emptyList": `${empty lst}`, "notEmpty": `${not empty obj}`,
+		"dotted": `${obj.inner.x}`, "index": `${obj.items[1]}`, "has": `${execution.hasVariable('a')}`,
+		"hasNot": `${execution.hasVariable('zz')}`, "getVariable": `${execution.getVariable('s2')}`, "nullValue": `${null}`,
+		"arith": `${a + 2 * 3}`, "lessThan": `${a lt 2}`, "ternary": `${a == 1 ? 'one' : 'other'}`,
+		"text": `Nr ${a}!`, "literal": `plain`, "businessKey": `${execution.processBusinessKey}`,
+		"division": `${7 / 2}`, "javaEquals": `${s2 eq 'twee'}`,
+	}
+	var params strings.Builder
+	names := make([]string, 0, len(outputs))
+	for n := range outputs {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		params.WriteString(`<camunda:outputParameter name="` + n + `">` + outputs[n] + `</camunda:outputParameter>`)
+	}
+	xml := bpmnDoc("", proc("Juel", `<bpmn:startEvent id="s"/>
+<bpmn:task id="calc"><bpmn:extensionElements><camunda:inputOutput>`+params.String()+`</camunda:inputOutput></bpmn:extensionElements></bpmn:task>
+<bpmn:exclusiveGateway id="gw" default="toB"/>
+<bpmn:endEvent id="endA"/><bpmn:endEvent id="endB"/>`+chain("s", "calc", "gw")+
+		flow("toA", "gw", "endA", `${isEq &amp;&amp; dotted == 7 &amp;&amp; execution.hasVariable('t')}`)+flow("toB", "gw", "endB", "")))
+	deployXML(t, e, "", "juel.bpmn", xml)
+	pi := start(t, e, engine.StartProcess{Key: "Juel", BusinessKey: "BK-9", WithVariablesInReturn: true, Variables: engine.Variables{
+		"a": engine.Integer(1), "t": engine.Boolean(true), "f": engine.Boolean(false), "s": engine.String(""),
+		"s2": engine.String("twee"), "lst": jsonVar(t, `[]`), "obj": jsonVar(t, `{"inner":{"x":7},"items":["p","q"]}`)}})
+	if !pi.Ended {
+		t.Fatalf("instance did not end: %+v", pi)
+	}
+	hv, err := e.HistoricVariables(ctx, engine.HistoricVariableQuery{ProcessInstanceID: pi.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := engine.Variables{}
+	for _, h := range hv {
+		got[h.Name] = h.Value
+	}
+	for name, want := range map[string]engine.Variable{
+		"isEq": engine.Boolean(true), "neq": engine.Boolean(true), "andWords": engine.Boolean(true), "andSymbols": engine.Boolean(true),
+		"orWords": engine.Boolean(true), "emptyString": engine.Boolean(true), "emptyList": engine.Boolean(true),
+		"notEmpty": engine.Boolean(true), "dotted": engine.Integer(7), "index": engine.String("q"), "has": engine.Boolean(true),
+		"hasNot": engine.Boolean(false), "getVariable": engine.String("twee"), "nullValue": engine.Null(),
+		"arith": engine.Integer(7), "lessThan": engine.Boolean(true), "ternary": engine.String("one"),
+		"text": engine.String("Nr 1!"), "literal": engine.String("plain"), "businessKey": engine.String("BK-9"),
+		"division": engine.Double(3.5), "javaEquals": engine.Boolean(true),
+	} {
+		checkVar(t, got, name, want)
+	}
+	acts := activities(t, e, pi.ID)
+	if len(acts) == 0 || acts[len(acts)-1] != "endA:noneEndEvent" {
+		t.Errorf("activities = %v, want the condition to lead to endA", acts)
+	}
+}
+
+const mappingDMN = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" id="maps" name="maps" namespace="http://regelkit.test/dmn">
+  <decision id="single" name="single"><decisionTable id="t1">
+    <input id="i1"><inputExpression id="ie1" typeRef="string"><text>kind</text></inputExpression></input>
+    <output id="o1" name="x" typeRef="string"/>
+    <rule id="r1"><inputEntry id="e1"><text></text></inputEntry><outputEntry id="oe1"><text>"een"</text></outputEntry></rule>
+  </decisionTable></decision>
+  <decision id="pair" name="pair"><decisionTable id="t2">
+    <input id="i2"><inputExpression id="ie2" typeRef="string"><text>kind</text></inputExpression></input>
+    <output id="o2" name="x" typeRef="string"/><output id="o3" name="y" typeRef="integer"/>
+    <rule id="r2"><inputEntry id="e2"><text></text></inputEntry><outputEntry id="oe2"><text>"een"</text></outputEntry><outputEntry id="oe3"><text>2</text></outputEntry></rule>
+  </decisionTable></decision>
+  <decision id="multi" name="multi"><decisionTable id="t3" hitPolicy="COLLECT">
+    <input id="i3"><inputExpression id="ie3" typeRef="string"><text>kind</text></inputExpression></input>
+    <output id="o4" name="x" typeRef="string"/>
+    <rule id="r3"><inputEntry id="e3"><text></text></inputEntry><outputEntry id="oe4"><text>"a"</text></outputEntry></rule>
+    <rule id="r4"><inputEntry id="e4"><text></text></inputEntry><outputEntry id="oe5"><text>"b"</text></outputEntry></rule>
+  </decisionTable></decision>
+  <decision id="rows" name="rows"><decisionTable id="t4" hitPolicy="COLLECT">
+    <input id="i4"><inputExpression id="ie4" typeRef="string"><text>kind</text></inputExpression></input>
+    <output id="o5" name="x" typeRef="string"/><output id="o6" name="y" typeRef="integer"/>
+    <rule id="r5"><inputEntry id="e5"><text></text></inputEntry><outputEntry id="oe6"><text>"a"</text></outputEntry><outputEntry id="oe7"><text>1</text></outputEntry></rule>
+    <rule id="r6"><inputEntry id="e6"><text></text></inputEntry><outputEntry id="oe8"><text>"b"</text></outputEntry><outputEntry id="oe9"><text>2</text></outputEntry></rule>
+  </decisionTable></decision>
+</definitions>`
+
+func ruleTask(id, decision, mapping, result, extra string) string {
+	return `<bpmn:businessRuleTask id="` + id + `" camunda:decisionRef="` + decision + `" camunda:mapDecisionResult="` + mapping +
+		`" camunda:resultVariable="` + result + `">` + extra + `</bpmn:businessRuleTask>`
+}
+
+func testResultMappings(t *testing.T, e engine.ProcessEngine) {
+	getEntry := `<bpmn:extensionElements><camunda:inputOutput><camunda:outputParameter name="y2">${decisionResult.getSingleResult().getEntry("y")}</camunda:outputParameter></camunda:inputOutput></bpmn:extensionElements>`
+	xml := bpmnDoc("", proc("Maps", `<bpmn:startEvent id="s"/>`+
+		ruleTask("r1", "single", "singleEntry", "entry", "")+ruleTask("r2", "pair", "singleResult", "result", getEntry)+
+		ruleTask("r3", "multi", "collectEntries", "entries", "")+ruleTask("r4", "rows", "resultList", "list", "")+
+		`<bpmn:userTask id="wait"/><bpmn:endEvent id="end"/>`+chain("s", "r1", "r2", "r3", "r4", "wait", "end")))
+	deployXML(t, e, "", "maps.bpmn", xml, "maps.dmn", mappingDMN)
+	pi := start(t, e, engine.StartProcess{Key: "Maps", Variables: engine.Variables{"kind": engine.String("k")}})
+	vs := vars(t, e, pi.ID)
+	checkVar(t, vs, "entry", engine.String("een"))
+	checkVar(t, vs, "result", jsonVar(t, `{"x":"een","y":2}`))
+	checkVar(t, vs, "y2", engine.Integer(2))
+	checkVar(t, vs, "entries", jsonVar(t, `["a","b"]`))
+	checkVar(t, vs, "list", jsonVar(t, `[{"x":"a","y":1},{"x":"b","y":2}]`))
+	ds, err := e.HistoricDecisions(ctx, engine.HistoricDecisionQuery{ProcessInstanceID: pi.ID, ActivityIDIn: []string{"r4"}, IncludeOutputs: true})
+	if err != nil || len(ds) != 1 || len(ds[0].Outputs) != 4 {
+		t.Fatalf("historic decision of r4 = %+v, %v; want 4 outputs", ds, err)
+	}
+	if o := ds[0].Outputs[3]; o.VariableName != "y" || o.RuleOrder != 2 || !o.Value.Equal(engine.Integer(2)) {
+		t.Errorf("last output = %+v", o)
+	}
+	if ds[0].Inputs != nil {
+		t.Errorf("inputs without IncludeInputs: %+v", ds[0].Inputs)
+	}
+}
+
+func testFormBindings(t *testing.T, e engine.ProcessEngine) {
+	xml := bpmnDoc("", proc("Forms", `<bpmn:startEvent id="s" camunda:formRef="f" camunda:formRefBinding="deployment"/>
+<bpmn:userTask id="byDeployment" camunda:formRef="f" camunda:formRefBinding="deployment"/>
+<bpmn:userTask id="byLatest" camunda:formRef="f"/>
+<bpmn:userTask id="byVersion" camunda:formRef="f" camunda:formRefBinding="version" camunda:formRefVersion="1"/>
+<bpmn:userTask id="embedded" camunda:formKey="embedded:deployment:forms/review.html"/>
+<bpmn:userTask id="none"/>
+<bpmn:endEvent id="end"/>`+chain("s", "byDeployment", "byLatest", "byVersion", "embedded", "none", "end")))
+	dep := deployXML(t, e, "", "forms.bpmn", xml, "f.form", `{"id":"f","title":"v1","components":[]}`,
+		"forms/review.html", `<form>review</form>`)
+	deployXML(t, e, "", "f.form", `{"id":"f","title":"v2","components":[]}`)
+	title := func(f engine.Form, err error) string {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("form: %v", err)
+		}
+		var x struct{ Title string }
+		if err := json.Unmarshal(f.Data, &x); err != nil {
+			t.Fatalf("form %q: %v", f.Data, err)
+		}
+		return x.Title
+	}
+	if got := title(e.StartForm(ctx, dep.DeployedProcessDefinitions[0].ID)); got != "v1" {
+		t.Errorf("start form (deployment) = %s, want v1", got)
+	}
+	pi := start(t, e, engine.StartProcess{Key: "Forms"})
+	for _, step := range []struct{ task, want string }{{"byDeployment", "v1"}, {"byLatest", "v2"}, {"byVersion", "v1"}} {
+		task := onlyTask(t, e, pi.ID, step.task)
+		if got := title(e.TaskForm(ctx, task.ID)); got != step.want {
+			t.Errorf("%s: form %s, want %s", step.task, got, step.want)
+		}
+		complete(t, e, task.ID, nil)
+	}
+	task := onlyTask(t, e, pi.ID, "embedded")
+	if task.FormKey != "embedded:deployment:forms/review.html" {
+		t.Errorf("formKey = %q", task.FormKey)
+	}
+	f, err := e.TaskForm(ctx, task.ID)
+	if err != nil || string(f.Data) != `<form>review</form>` {
+		t.Errorf("embedded form = %q, %v", f.Data, err)
+	}
+	complete(t, e, task.ID, nil)
+	task = onlyTask(t, e, pi.ID, "none")
+	if _, err := e.TaskForm(ctx, task.ID); !errors.Is(err, engine.ErrNotFound) {
+		t.Errorf("form of a task without one: %v, want not found", err)
+	}
+}
+
+func tenantProcess(key, who, extra string) string {
+	return bpmnDoc("", proc(key, `<bpmn:startEvent id="s"/><bpmn:scriptTask id="mark" scriptFormat="javascript"><bpmn:script>execution.setVariable("who", "`+who+`");</bpmn:script></bpmn:scriptTask>`+
+		extra+`<bpmn:userTask id="wait"/><bpmn:endEvent id="end"/>`))
+}
+
+func testTenants(t *testing.T, e engine.ProcessEngine) {
+	flows := chain("s", "mark", "wait", "end")
+	for _, tenant := range []string{"", "a", "b"} {
+		deployXML(t, e, tenant, "t.bpmn", tenantProcess("T", or(tenant, "none"), flows))
+	}
+	for _, tenant := range []string{"", "a", "b"} {
+		d, err := e.LatestProcessDefinition(ctx, "T", tenant)
+		if err != nil || d.TenantID != tenant || d.Version != 1 {
+			t.Errorf("latest T of %q = %+v, %v", tenant, d, err)
+		}
+	}
+	_, err := e.LatestProcessDefinition(ctx, "T", "c")
+	engineError(t, err, 404, "RestException", "No matching process definition with key: T and tenant-id: c")
+	_, err = e.StartProcess(ctx, engine.StartProcess{Key: "missing"})
+	engineError(t, err, 404, "RestException", "No matching process definition with key: missing and no tenant-id")
+	defs, err := e.ProcessDefinitions(ctx, engine.ProcessDefinitionQuery{Key: "T", LatestVersion: true, SortBy: "tenantId", SortOrder: "asc"})
+	if err != nil || len(defs) != 3 {
+		t.Errorf("latest versions of T = %+v, %v; want one per tenant", defs, err)
+	}
+	for _, tenant := range []string{"", "a", "b"} {
+		pi := start(t, e, engine.StartProcess{Key: "T", TenantID: tenant})
+		checkVar(t, vars(t, e, pi.ID), "who", engine.String(or(tenant, "none")))
+	}
+	// called process and decision: the caller's tenant first, then none
+	deployXML(t, e, "", "sub.bpmn", tenantProcess("Sub", "sub-none", chain("s", "mark", "wait", "end")),
+		"maps.dmn", mappingDMN)
+	deployXML(t, e, "b", "sub.bpmn", tenantProcess("Sub", "sub-b", chain("s", "mark", "wait", "end")))
+	caller := bpmnDoc("", proc("Caller", `<bpmn:startEvent id="s"/><bpmn:callActivity id="call" calledElement="Sub"/>`+
+		ruleTask("rule", "single", "singleEntry", "entry", "")+
+		`<bpmn:businessRuleTask id="ruleNull" camunda:decisionRef="single" camunda:decisionRefTenantId="${null}" camunda:mapDecisionResult="singleEntry" camunda:resultVariable="entryNull"/>`+
+		`<bpmn:endEvent id="end"/>`+chain("s", "rule", "ruleNull", "call", "end")))
+	for _, tc := range []struct{ tenant, want string }{{"a", "sub-none"}, {"b", "sub-b"}} {
+		deployXML(t, e, tc.tenant, "caller.bpmn", caller)
+		pi := start(t, e, engine.StartProcess{Key: "Caller", TenantID: tc.tenant, Variables: engine.Variables{"kind": engine.String("k")}})
+		checkVar(t, vars(t, e, pi.ID), "entry", engine.String("een"))
+		checkVar(t, vars(t, e, pi.ID), "entryNull", engine.String("een"))
+		subs, err := e.ProcessInstances(ctx, engine.ProcessInstanceQuery{SuperProcessInstance: pi.ID})
+		if err != nil || len(subs) != 1 {
+			t.Fatalf("called instances = %+v, %v", subs, err)
+		}
+		if subs[0].TenantID != tc.tenant && !(tc.want == "sub-none" && subs[0].TenantID == "") {
+			t.Errorf("called instance tenant = %q", subs[0].TenantID)
+		}
+		checkVar(t, vars(t, e, subs[0].ID), "who", engine.String(tc.want))
+	}
+}
+
+// waitProcess: start → user task "task" (candidate group g, assignee
+// expression) → external task "ext" (topic x) → end.
+const waitProcess = `<bpmn:startEvent id="s"/>
+<bpmn:userTask id="task" name="Review" camunda:candidateGroups="g,${extraGroup}" camunda:candidateUsers="carol"/>
+<bpmn:serviceTask id="ext" camunda:type="external" camunda:topic="x"/>
+<bpmn:endEvent id="end"/>`
+
+func testSuspension(t *testing.T, e engine.ProcessEngine) {
+	deployXML(t, e, "", "wait.bpmn", bpmnDoc("", proc("Wait", waitProcess+chain("s", "task", "ext", "end"))))
+	start1 := func() engine.ProcessInstance {
+		return start(t, e, engine.StartProcess{Key: "Wait", Variables: engine.Variables{"extraGroup": engine.String("h")}})
+	}
+	pi := start1()
+	if err := e.SuspendProcessInstance(ctx, pi.ID); err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.ProcessInstance(ctx, pi.ID)
+	if err != nil || !got.Suspended {
+		t.Errorf("instance after suspend = %+v, %v", got, err)
+	}
+	checkState(t, e, pi.ID, engine.StateSuspended)
+	task := onlyTask(t, e, pi.ID, "task")
+	if !task.Suspended {
+		t.Errorf("task of a suspended instance is not suspended")
+	}
+	if n, _ := e.TaskCount(ctx, engine.TaskQuery{Active: true}); n != 0 {
+		t.Errorf("active tasks = %d, want 0", n)
+	}
+	err = e.CompleteTask(ctx, task.ID, nil)
+	engineError(t, err, 500, "ProcessEngineException", "suspended")
+	if err := e.ActivateProcessInstance(ctx, pi.ID); err != nil {
+		t.Fatal(err)
+	}
+	checkState(t, e, pi.ID, engine.StateActive)
+	// candidate groups from a list with an expression
+	for _, g := range []string{"g", "h"} {
+		if n, _ := e.TaskCount(ctx, engine.TaskQuery{CandidateGroup: g}); n != 1 {
+			t.Errorf("tasks of group %s = %d, want 1", g, n)
+		}
+	}
+	if n, _ := e.TaskCount(ctx, engine.TaskQuery{CandidateUser: "carol"}); n != 1 {
+		t.Errorf("tasks of candidate user carol = %d, want 1", n)
+	}
+	complete(t, e, task.ID, nil)
+	if err := e.SuspendProcessInstance(ctx, pi.ID); err != nil {
+		t.Fatal(err)
+	}
+	fetch := func() int {
+		got, err := e.FetchAndLock(ctx, engine.FetchAndLock{WorkerID: "w", MaxTasks: 1, Topics: []engine.FetchTopic{{TopicName: "x", LockDuration: time.Minute}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(got)
+	}
+	if n := fetch(); n != 0 {
+		t.Errorf("fetched %d external tasks of a suspended instance", n)
+	}
+	if err := e.ActivateProcessInstance(ctx, pi.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := fetch(); n != 1 {
+		t.Errorf("fetched %d external tasks after activation, want 1", n)
+	}
+
+	// cancellation
+	pi2 := start1()
+	if err := e.DeleteProcessInstance(ctx, pi2.ID, engine.DeleteProcessInstance{Reason: "Cancelled by user"}); err != nil {
+		t.Fatal(err)
+	}
+	checkEnded(t, e, pi2.ID)
+	checkState(t, e, pi2.ID, engine.StateExternallyTerminated)
+	if h := history(t, e, pi2.ID); h.DeleteReason != "Cancelled by user" {
+		t.Errorf("deleteReason = %q", h.DeleteReason)
+	}
+	if n, _ := e.TaskCount(ctx, engine.TaskQuery{ProcessInstanceID: pi2.ID}); n != 0 {
+		t.Errorf("%d tasks left of a cancelled instance", n)
+	}
+	hts, _ := e.HistoricTasks(ctx, engine.HistoricTaskQuery{ProcessInstanceID: pi2.ID})
+	if len(hts) != 1 || hts[0].EndTime == nil || hts[0].DeleteReason != "Cancelled by user" {
+		t.Errorf("historic task of a cancelled instance = %+v", hts)
+	}
+	checkStrings(t, "activities of a cancelled instance", activities(t, e, pi2.ID), []string{"s:startEvent", "task:userTask!"})
+	err = e.DeleteProcessInstance(ctx, pi2.ID, engine.DeleteProcessInstance{})
+	if !errors.Is(err, engine.ErrNotFound) {
+		t.Errorf("second cancellation: %v, want not found", err)
+	}
+	if hs, _ := e.HistoricProcessInstances(ctx, engine.HistoricProcessInstanceQuery{State: engine.StateExternallyTerminated}); len(hs) != 1 {
+		t.Errorf("history by state = %d instances, want 1", len(hs))
+	}
+}
+
+func testClaim(t *testing.T, e engine.ProcessEngine) {
+	deployXML(t, e, "", "wait.bpmn", bpmnDoc("", proc("Wait", waitProcess+chain("s", "task", "ext", "end"))))
+	pi := start(t, e, engine.StartProcess{Key: "Wait", Variables: engine.Variables{"extraGroup": engine.String("h")}})
+	task := onlyTask(t, e, pi.ID, "task")
+	if err := e.Claim(ctx, task.ID, "anna"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Claim(ctx, task.ID, "anna"); err != nil {
+		t.Errorf("claim by the assignee again: %v", err)
+	}
+	err := e.Claim(ctx, task.ID, "bert")
+	engineError(t, err, 500, "TaskAlreadyClaimedException", "Task '"+task.ID+"' is already claimed by someone else.")
+	got, _ := e.Task(ctx, task.ID)
+	if got.Assignee != "anna" {
+		t.Errorf("assignee = %q", got.Assignee)
+	}
+	if n, _ := e.TaskCount(ctx, engine.TaskQuery{CandidateGroup: "g"}); n != 0 {
+		t.Errorf("an assigned task is in the candidate list without includeAssignedTasks")
+	}
+	if n, _ := e.TaskCount(ctx, engine.TaskQuery{CandidateGroup: "g", IncludeAssignedTasks: true}); n != 1 {
+		t.Errorf("an assigned task is not in the candidate list with includeAssignedTasks")
+	}
+	if n, _ := e.TaskCount(ctx, engine.TaskQuery{Assignee: "anna"}); n != 1 {
+		t.Errorf("tasks of anna = %d", n)
+	}
+	if err := e.Unclaim(ctx, task.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := e.Task(ctx, task.ID); got.Assignee != "" {
+		t.Errorf("assignee after unclaim = %q", got.Assignee)
+	}
+	_, err = e.Task(ctx, "no-such-task")
+	if !errors.Is(err, engine.ErrNotFound) {
+		t.Errorf("unknown task: %v", err)
+	}
+	err = e.CompleteTask(ctx, "no-such-task", nil)
+	engineError(t, err, 404, "RestException", "Cannot find task with id no-such-task")
+	complete(t, e, task.ID, nil)
+	err = e.CompleteTask(ctx, task.ID, nil)
+	engineError(t, err, 404, "RestException", "Cannot find task with id "+task.ID)
+}
+
+func testTypedVariables(t *testing.T, e engine.ProcessEngine) {
+	deployXML(t, e, "", "wait.bpmn", bpmnDoc("", proc("Wait", waitProcess+chain("s", "task", "ext", "end"))))
+	when := time.Date(2025, 12, 24, 10, 30, 0, 0, time.UTC)
+	in := engine.Variables{"s": engine.String("tekst"), "b": engine.Boolean(true), "i": engine.Integer(-42),
+		"l": engine.Long(1 << 40), "d": engine.Double(2.5), "j": jsonVar(t, `{"a":[1,2,{"b":null}]}`), "n": engine.Null(),
+		"t": engine.Date(when), "extraGroup": engine.String("h")}
+	pi := start(t, e, engine.StartProcess{Key: "Wait", Variables: in})
+	got := vars(t, e, pi.ID)
+	for name, want := range in {
+		checkVar(t, got, name, want)
+	}
+	task := onlyTask(t, e, pi.ID, "task")
+	tv, err := e.TaskVariables(ctx, task.ID)
+	if err != nil || len(tv) != len(in) {
+		t.Errorf("task variables = %v, %v", tv, err)
+	}
+	if err := e.SetProcessInstanceVariables(ctx, pi.ID, engine.VariableModification{
+		Modifications: engine.Variables{"s": engine.String("nieuw")}, Deletions: []string{"n"}}); err != nil {
+		t.Fatal(err)
+	}
+	got = vars(t, e, pi.ID)
+	checkVar(t, got, "s", engine.String("nieuw"))
+	if _, ok := got["n"]; ok {
+		t.Errorf("deleted variable n is still there")
+	}
+	hv, _ := e.HistoricVariables(ctx, engine.HistoricVariableQuery{ProcessInstanceID: pi.ID, VariableName: "s"})
+	if len(hv) != 1 || !hv[0].Value.Equal(engine.String("nieuw")) || hv[0].State != "CREATED" {
+		t.Errorf("historic s = %+v, want the latest value", hv)
+	}
+	if hv, _ := e.HistoricVariables(ctx, engine.HistoricVariableQuery{ProcessInstanceID: pi.ID, VariableName: "n"}); len(hv) != 0 {
+		t.Errorf("a deleted variable is listed without includeDeleted: %+v", hv)
+	}
+	_, err = e.ProcessInstanceVariables(ctx, "no-such-instance")
+	if !errors.Is(err, engine.ErrNotFound) {
+		t.Errorf("variables of an unknown instance: %v", err)
+	}
+}
+
+func testParallelTerminate(t *testing.T, e engine.ProcessEngine) {
+	child := bpmnDoc("", proc("Child", `<bpmn:startEvent id="cs"/><bpmn:userTask id="childTask"/><bpmn:endEvent id="ce"/>`+chain("cs", "childTask", "ce")))
+	parent := bpmnDoc("", proc("Parent", `<bpmn:startEvent id="s"/><bpmn:parallelGateway id="fork"/>
+<bpmn:callActivity id="call" calledElement="Child"/><bpmn:userTask id="b"/>
+<bpmn:endEvent id="stop"><bpmn:terminateEventDefinition/></bpmn:endEvent><bpmn:endEvent id="end"/>`+
+		flow("f1", "s", "fork", "")+flow("f2", "fork", "call", "")+flow("f3", "fork", "b", "")+flow("f4", "b", "stop", "")+flow("f5", "call", "end", "")))
+	join := bpmnDoc("", proc("Join", `<bpmn:startEvent id="s"/><bpmn:parallelGateway id="fork"/><bpmn:userTask id="t1"/><bpmn:userTask id="t2"/>
+<bpmn:parallelGateway id="join"/><bpmn:endEvent id="end"/>`+
+		flow("f1", "s", "fork", "")+flow("f2", "fork", "t1", "")+flow("f3", "fork", "t2", "")+flow("f4", "t1", "join", "")+
+		flow("f5", "t2", "join", "")+flow("f6", "join", "end", "")))
+	deployXML(t, e, "", "child.bpmn", child, "parent.bpmn", parent, "join.bpmn", join)
+
+	pj := start(t, e, engine.StartProcess{Key: "Join"})
+	ts, _ := e.Tasks(ctx, engine.TaskQuery{ProcessInstanceID: pj.ID, SortBy: "name"})
+	if len(ts) != 2 {
+		t.Fatalf("open tasks after the fork = %d, want 2", len(ts))
+	}
+	complete(t, e, ts[0].ID, nil)
+	checkState(t, e, pj.ID, engine.StateActive)
+	complete(t, e, ts[1].ID, nil)
+	checkState(t, e, pj.ID, engine.StateCompleted)
+	checkStrings(t, "join activities", activities(t, e, pj.ID), []string{"s:startEvent", "fork:parallelGateway",
+		"t1:userTask", "t2:userTask", "join:parallelGateway", "join:parallelGateway", "end:noneEndEvent"})
+
+	pp := start(t, e, engine.StartProcess{Key: "Parent"})
+	subs, _ := e.ProcessInstances(ctx, engine.ProcessInstanceQuery{SuperProcessInstance: pp.ID})
+	if len(subs) != 1 {
+		t.Fatalf("called instances = %d, want 1", len(subs))
+	}
+	b := onlyTask(t, e, pp.ID, "b")
+	complete(t, e, b.ID, nil)
+	checkEnded(t, e, pp.ID)
+	checkState(t, e, pp.ID, engine.StateCompleted)
+	checkEnded(t, e, subs[0].ID)
+	checkState(t, e, subs[0].ID, engine.StateInternallyTerminated)
+	if n, _ := e.TaskCount(ctx, engine.TaskQuery{}); n != 0 {
+		t.Errorf("%d tasks left after the terminate end event", n)
+	}
+	checkStrings(t, "parent activities", activities(t, e, pp.ID), []string{"s:startEvent", "fork:parallelGateway",
+		"call:callActivity!", "b:userTask", "stop:terminateEndEvent"})
+}
+
+func testScriptErrorBoundary(t *testing.T, e engine.ProcessEngine) {
+	xml := bpmnDoc(`<bpmn:error id="Err" errorCode="E1"/>`, proc("Boundary", `<bpmn:startEvent id="s"/>
+<bpmn:scriptTask id="risky" scriptFormat="javascript"><bpmn:script>if (fail) { throw {errorCode: "E1", message: "stuk"}; } execution.setVariable("ok", true);</bpmn:script></bpmn:scriptTask>
+<bpmn:boundaryEvent id="caught" attachedToRef="risky"><bpmn:errorEventDefinition errorRef="Err"/></bpmn:boundaryEvent>
+<bpmn:userTask id="fallback"/><bpmn:userTask id="normal"/><bpmn:endEvent id="e1"/><bpmn:endEvent id="e2"/>`+
+		chain("s", "risky", "normal", "e1")+flow("fc", "caught", "fallback", "")+flow("fe", "fallback", "e2", "")))
+	broken := bpmnDoc("", proc("Broken", `<bpmn:startEvent id="s"/><bpmn:scriptTask id="bad" scriptFormat="javascript"><bpmn:script>var x = null; x.y;</bpmn:script></bpmn:scriptTask><bpmn:endEvent id="e"/>`+chain("s", "bad", "e")))
+	deployXML(t, e, "", "boundary.bpmn", xml, "broken.bpmn", broken)
+	pi := start(t, e, engine.StartProcess{Key: "Boundary", Variables: engine.Variables{"fail": engine.Boolean(true)}})
+	onlyTask(t, e, pi.ID, "fallback")
+	checkStrings(t, "activities", activities(t, e, pi.ID), []string{"s:startEvent", "risky:scriptTask!", "caught:boundaryError", "fallback:userTask…"})
+	pi2 := start(t, e, engine.StartProcess{Key: "Boundary", Variables: engine.Variables{"fail": engine.Boolean(false)}})
+	onlyTask(t, e, pi2.ID, "normal")
+	// a failing script fails the start, and nothing of it is kept
+	_, err := e.StartProcess(ctx, engine.StartProcess{Key: "Broken"})
+	engineError(t, err, 500, "ProcessEngineException", "bad")
+	if hs, _ := e.HistoricProcessInstances(ctx, engine.HistoricProcessInstanceQuery{ProcessDefinitionKey: "Broken"}); len(hs) != 0 {
+		t.Errorf("a failed start left history: %+v", hs)
+	}
+}
+
+func testUnsupported(t *testing.T, e engine.ProcessEngine) {
+	xml := bpmnDoc(`<bpmn:signal id="Sig" name="go"/>`, proc("Signal", `<bpmn:startEvent id="s"/><bpmn:userTask id="first"/>
+<bpmn:intermediateCatchEvent id="waitSignal"><bpmn:signalEventDefinition signalRef="Sig"/></bpmn:intermediateCatchEvent><bpmn:endEvent id="e"/>`+
+		chain("s", "first", "waitSignal", "e"))+
+		proc("Conditional", `<bpmn:startEvent id="cs"><bpmn:conditionalEventDefinition><bpmn:condition xsi:type="bpmn:tFormalExpression">${x == 1}</bpmn:condition></bpmn:conditionalEventDefinition></bpmn:startEvent><bpmn:endEvent id="ce"/>`+chain("cs", "ce")))
+	dep := deployXML(t, e, "", "unsupported.bpmn", xml)
+	if len(dep.DeployedProcessDefinitions) != 2 {
+		t.Fatalf("deployed %d definitions, want both (signal and conditional events deploy)", len(dep.DeployedProcessDefinitions))
+	}
+	pi := start(t, e, engine.StartProcess{Key: "Signal"})
+	task := onlyTask(t, e, pi.ID, "first")
+	err := e.CompleteTask(ctx, task.ID, engine.Variables{"v": engine.String("x")})
+	engineError(t, err, 500, "ProcessEngineException", "waitSignal")
+	// rolled back: the task is still open, the variable not set
+	onlyTask(t, e, pi.ID, "first")
+	if _, ok := vars(t, e, pi.ID)["v"]; ok {
+		t.Errorf("a variable of a failed command was kept")
+	}
+	checkStrings(t, "activities", activities(t, e, pi.ID), []string{"s:startEvent", "first:userTask…"})
+}
+
+func testExternalRetries(t *testing.T, e engine.ProcessEngine) {
+	deployXML(t, e, "", "ext.bpmn", bpmnDoc("", proc("Ext", `<bpmn:startEvent id="s"/><bpmn:serviceTask id="ext" camunda:type="external" camunda:topic="x"/><bpmn:endEvent id="end"/>`+chain("s", "ext", "end"))))
+	pi := start(t, e, engine.StartProcess{Key: "Ext"})
+	fetch := func() []engine.LockedExternalTask {
+		got, err := e.FetchAndLock(ctx, engine.FetchAndLock{WorkerID: "w", MaxTasks: 2, Topics: []engine.FetchTopic{{TopicName: "x", LockDuration: time.Minute}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	x := fetch()
+	if len(x) != 1 || x[0].Retries != nil {
+		t.Fatalf("fetched %+v, want one task without retries", x)
+	}
+	err := e.ExternalTaskFailure(ctx, x[0].ID, engine.ExternalTaskFailure{WorkerID: "other", Retries: 1})
+	engineError(t, err, 400, "BadUserRequestException", "worker 'other'")
+	if err := e.ExternalTaskFailure(ctx, x[0].ID, engine.ExternalTaskFailure{WorkerID: "w", ErrorMessage: "down", Retries: 2}); err != nil {
+		t.Fatal(err)
+	}
+	x = fetch()
+	if len(x) != 1 || x[0].Retries == nil || *x[0].Retries != 2 || x[0].ErrorMessage != "down" {
+		t.Fatalf("after a failure: %+v, want the task again with 2 retries and the message", x)
+	}
+	if err := e.ExternalTaskFailure(ctx, x[0].ID, engine.ExternalTaskFailure{WorkerID: "w", Retries: 1, RetryTimeout: time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	if got := fetch(); len(got) != 0 {
+		t.Errorf("fetched during the retry timeout: %+v", got)
+	}
+	// no retries left: an incident, never fetched
+	pi2 := start(t, e, engine.StartProcess{Key: "Ext"})
+	x = fetch()
+	if len(x) != 1 || x[0].ProcessInstanceID != pi2.ID {
+		t.Fatalf("fetched %+v, want the task of the second instance", x)
+	}
+	if err := e.ExternalTaskFailure(ctx, x[0].ID, engine.ExternalTaskFailure{WorkerID: "w", Retries: 0}); err != nil {
+		t.Fatal(err)
+	}
+	if got := fetch(); len(got) != 0 {
+		t.Errorf("fetched a task without retries: %+v", got)
+	}
+	checkState(t, e, pi.ID, engine.StateActive)
+}
+
+func testDeployErrors(t *testing.T, e engine.ProcessEngine) {
+	for _, tc := range []struct{ name, xml, element, msg string }{
+		{"timer.bpmn", bpmnDoc("", proc("Timer", `<bpmn:startEvent id="s"/><bpmn:intermediateCatchEvent id="sleep"><bpmn:timerEventDefinition/></bpmn:intermediateCatchEvent><bpmn:endEvent id="e"/>`+chain("s", "sleep", "e"))), "", "timerEventDefinition"},
+		{"juel.bpmn", bpmnDoc("", proc("BadJuel", `<bpmn:startEvent id="s"/><bpmn:endEvent id="e1"/>`+flow("f1", "s", "e1", "${a ==}"))), "f1", "a =="},
+		{"broken.bpmn", `<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"><bpmn:process id="x">`, "", "malformed XML"},
+	} {
+		_, err := e.Deploy(ctx, engine.NewDeployment{Name: "bad", Resources: []engine.Resource{{Name: tc.name, Data: []byte(tc.xml)}}})
+		var de *engine.DeploymentError
+		if !errors.As(err, &de) {
+			t.Errorf("%s: %v (%T), want a DeploymentError", tc.name, err, err)
+			continue
+		}
+		if de.Resource != tc.name || de.ElementID != tc.element || de.Line == 0 || !strings.Contains(de.Msg, tc.msg) {
+			t.Errorf("%s: %+v, want resource %s, element %q, a line and a message containing %q", tc.name, de, tc.name, tc.element, tc.msg)
+		}
+	}
+	if defs, _ := e.ProcessDefinitions(ctx, engine.ProcessDefinitionQuery{}); len(defs) != 0 {
+		t.Errorf("failed deployments left definitions: %+v", defs)
+	}
+	deployXML(t, e, "", "ok.bpmn", bpmnDoc("", proc("Ok", `<bpmn:startEvent id="s"/><bpmn:endEvent id="e"/>`+chain("s", "e"))))
+	if pi := start(t, e, engine.StartProcess{Key: "Ok"}); !pi.Ended {
+		t.Errorf("a process without wait states did not end")
+	}
+}
+
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
