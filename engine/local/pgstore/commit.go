@@ -123,6 +123,13 @@ func (s *Store) Commit(ctx context.Context, c local.Change) error {
 	if b.Len() == 0 {
 		return ctx.Err()
 	}
+	newInstances, newTasks := growth(&c)
+	if err := s.instances.admit(ctx, s.pool, newInstances); err != nil {
+		return err
+	}
+	if err := s.tasks.admit(ctx, s.pool, newTasks); err != nil {
+		return err
+	}
 
 	br := s.pool.SendBatch(ctx, b)
 	var err error
@@ -139,7 +146,33 @@ func (s *Store) Commit(ctx context.Context, c local.Change) error {
 	if cerr := br.Close(); err == nil {
 		err = cerr
 	}
-	return wrap(err)
+	if err != nil {
+		return wrap(err)
+	}
+	s.instances.applied(newInstances)
+	s.tasks.applied(newTasks)
+	return nil
+}
+
+// growth is how many running instances and open tasks (user and
+// external) a change adds, net of those it removes.
+func growth(c *local.Change) (instances, tasks int64) {
+	for i := range c.Instances {
+		if c.Instances[i].Version == 0 {
+			instances++
+		}
+	}
+	for i := range c.Tasks {
+		if c.Tasks[i].Version == 0 {
+			tasks++
+		}
+	}
+	for i := range c.ExternalTasks {
+		if c.ExternalTasks[i].Version == 0 {
+			tasks++
+		}
+	}
+	return instances - int64(len(c.DeleteInstances)), tasks - int64(len(c.DeleteTasks)+len(c.DeleteExternalTasks))
 }
 
 // staleVersion is the SQLSTATE engine_expect_one raises.

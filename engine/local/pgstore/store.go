@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -14,9 +15,14 @@ import (
 	"github.com/regelkit/regelkit/engine/local"
 )
 
-// DefaultMaxScan is the number of rows one query may read before it
-// filters them (Options.MaxScan).
-const DefaultMaxScan = 200_000
+// Defaults of the store's bounds (Options).
+const (
+	// DefaultMaxScan is the number of rows one query may read before it
+	// filters them.
+	DefaultMaxScan      = 200_000
+	DefaultMaxInstances = 1_000_000
+	DefaultMaxTasks     = 2_000_000
+)
 
 // Options configure a Store.
 type Options struct {
@@ -26,6 +32,17 @@ type Options struct {
 	// with *ScanLimitError rather than hold them all in memory. 0:
 	// DefaultMaxScan; negative: no bound.
 	MaxScan int
+	// MaxInstances bounds the running process instances: a Commit that
+	// would start instances past it fails with *engine.StorageFullError
+	// (Limit "MaxInstances") and applies nothing. Engines sharing the
+	// database each check it against a count they refresh every 1,000
+	// growing commits and whenever it nears the bound, so concurrent
+	// engines may pass it by the instances they start at that moment.
+	// 0: DefaultMaxInstances; negative: no bound.
+	MaxInstances int
+	// MaxTasks bounds the open user and external tasks together, likewise
+	// (Limit "MaxTasks"). 0: DefaultMaxTasks; negative: no bound.
+	MaxTasks int
 }
 
 // ScanLimitError reports a query that matched more rows than
@@ -46,8 +63,10 @@ func (e *ScanLimitError) LimitExceeded() string { return "MaxScan" }
 // Store is a local.Store on PostgreSQL. It is safe for concurrent use, and
 // several Stores (in several processes) may share one database.
 type Store struct {
-	pool    *pgxpool.Pool
-	maxScan int
+	pool      *pgxpool.Pool
+	maxScan   int
+	instances bound
+	tasks     bound
 }
 
 // Open creates the tables when they are missing (or brings them to this
@@ -57,14 +76,74 @@ func Open(ctx context.Context, pool *pgxpool.Pool, o Options) (*Store, error) {
 	if _, err := migrate(ctx, pool); err != nil {
 		return nil, err
 	}
-	s := &Store{pool: pool, maxScan: o.MaxScan}
-	switch {
-	case o.MaxScan == 0:
-		s.maxScan = DefaultMaxScan
-	case o.MaxScan < 0:
-		s.maxScan = -1
-	}
+	s := &Store{pool: pool, maxScan: resolve(o.MaxScan, DefaultMaxScan)}
+	s.instances = bound{limit: "MaxInstances", max: int64(resolve(o.MaxInstances, DefaultMaxInstances)),
+		count: "SELECT count(*) FROM engine_instances"}
+	s.tasks = bound{limit: "MaxTasks", max: int64(resolve(o.MaxTasks, DefaultMaxTasks)),
+		count: "SELECT (SELECT count(*) FROM engine_tasks) + (SELECT count(*) FROM engine_external_tasks)"}
 	return s, nil
+}
+
+// resolve applies an option's default (0) and its "no bound" (negative: -1).
+func resolve(v, def int) int {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return -1
+	}
+	return v
+}
+
+// recountEvery is how many growing commits an engine trusts its count of
+// rows for a bound before it counts again.
+const recountEvery = 1000
+
+// bound is MaxInstances or MaxTasks: a count of rows kept up to date by
+// this Store's commits and refreshed from the database (where other
+// engines write too) every recountEvery growing commits, and whenever a
+// commit would pass the bound by the count, so that only a count taken
+// just now refuses a commit.
+type bound struct {
+	limit, count string
+	max          int64
+
+	mu    sync.Mutex
+	known bool
+	rows  int64
+	since int
+}
+
+// admit reports whether n more rows fit.
+func (b *bound) admit(ctx context.Context, pool *pgxpool.Pool, n int64) error {
+	if b.max < 0 || n <= 0 {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.known || b.since >= recountEvery || b.rows+n > b.max {
+		if err := pool.QueryRow(ctx, b.count).Scan(&b.rows); err != nil {
+			return wrap(err)
+		}
+		b.known, b.since = true, 0
+	}
+	if b.rows+n > b.max {
+		return &engine.StorageFullError{Limit: b.limit, Max: b.max, Need: b.rows + n}
+	}
+	return nil
+}
+
+// applied records a committed change of n rows.
+func (b *bound) applied(n int64) {
+	if b.max < 0 || n == 0 {
+		return
+	}
+	b.mu.Lock()
+	b.rows += n
+	if n > 0 {
+		b.since++
+	}
+	b.mu.Unlock()
 }
 
 var _ local.Store = (*Store)(nil)

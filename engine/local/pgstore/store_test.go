@@ -340,3 +340,52 @@ func TestLockExternalTasksNeverTwice(t *testing.T) {
 		t.Errorf("e000 stored as %+v, %v; want locked at version 2", stored, err)
 	}
 }
+
+// TestBounds: a Commit that would hold more running instances or open
+// tasks than the bounds is refused whole with *engine.StorageFullError;
+// once some end, there is room again.
+func TestBounds(t *testing.T) {
+	db := pgtest.New(t)
+	ctx := context.Background()
+	s, err := pgstore.Open(ctx, db.Pool(t), pgstore.Options{MaxInstances: 3, MaxTasks: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"i1", "i2", "i3"} {
+		if err := s.Commit(ctx, local.Change{Instances: []local.InstanceRecord{instance(id, 0)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err = s.Commit(ctx, local.Change{Instances: []local.InstanceRecord{instance("i4", 0)},
+		Tasks: []local.TaskRecord{openTask("t4", "i4", "0363")}})
+	var full *engine.StorageFullError
+	if !errors.As(err, &full) || *full != (engine.StorageFullError{Limit: "MaxInstances", Max: 3, Need: 4}) {
+		t.Fatalf("a fourth instance: %v, want MaxInstances 3 full", err)
+	}
+	if _, err := s.Task(ctx, "t4"); !errors.Is(err, local.ErrNoRecord) {
+		t.Errorf("the refused commit left task t4: %v", err)
+	}
+	// An instance ending makes room; another engine's count is read too.
+	if err := s.Commit(ctx, local.Change{DeleteInstances: []local.Ref{{ID: "i1", Version: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(ctx, local.Change{Instances: []local.InstanceRecord{instance("i4", 0)}}); err != nil {
+		t.Errorf("after i1 ended: %v", err)
+	}
+
+	other, err := pgstore.Open(ctx, db.Pool(t), pgstore.Options{MaxTasks: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Commit(ctx, local.Change{Tasks: []local.TaskRecord{openTask("t1", "i2", ""), openTask("t2", "i2", "")},
+		ExternalTasks: []local.ExternalTaskRecord{{ID: "e1", InstanceID: "i2", TopicName: "docs"}}}); err != nil {
+		t.Fatal(err)
+	}
+	err = s.Commit(ctx, local.Change{Tasks: []local.TaskRecord{openTask("t3", "i3", ""), openTask("t5", "i3", "")}})
+	if !errors.As(err, &full) || *full != (engine.StorageFullError{Limit: "MaxTasks", Max: 4, Need: 5}) {
+		t.Fatalf("two more tasks next to three of another engine: %v, want MaxTasks 4 full", err)
+	}
+	if err := s.Commit(ctx, local.Change{Tasks: []local.TaskRecord{openTask("t3", "i3", "")}}); err != nil {
+		t.Errorf("a fourth task: %v", err)
+	}
+}
