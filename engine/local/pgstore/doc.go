@@ -60,9 +60,13 @@
 // LimitExceeded error servers map to 400) instead of holding them all.
 // The business API's task list reads the rows of one municipality: 1,000
 // of 100,000 open tasks in about 20 ms on the development machine
-// (BenchmarkTaskListOfMunicipality). The database's size is PostgreSQL's
-// to bound: the store keeps history until the engine deletes it
-// (DeleteHistory).
+// (BenchmarkTaskListOfMunicipality). Options.MaxInstances and MaxTasks
+// (defaults 1,000,000 and 2,000,000) bound the running instances and the
+// open tasks: a Commit past them fails with *engine.StorageFullError and
+// applies nothing. Each engine checks them against a count it refreshes
+// every 1,000 growing commits and whenever a commit would pass the bound,
+// so a count(*) runs only then. History stays until the engine deletes it
+// (DeleteHistory), as in Operaton, whose history cleanup removes it.
 //
 // Tests run against a real server through engine/local/pgstore/pgtest,
 // which starts a throwaway cluster (or uses REGELKIT_TEST_DATABASE_URL).
