@@ -254,50 +254,44 @@ func (s *Store) Deployments(ctx context.Context, afterSeq int64) ([]local.Deploy
 }
 
 func (s *Store) deployments(ctx context.Context, where string, arg any) ([]local.DeploymentRecord, error) {
-	rows, err := s.pool.Query(ctx, "SELECT d.seq, d.doc FROM engine_deployments d WHERE "+where+" ORDER BY d.seq", arg)
-	if err != nil {
-		return nil, wrap(err)
+	out, err := queryRows(ctx, s, "SELECT d.seq, d.doc FROM engine_deployments d WHERE "+where+" ORDER BY d.seq", []any{arg},
+		func(rows pgx.Rows) (local.DeploymentRecord, error) {
+			var r local.DeploymentRecord
+			var doc []byte
+			if err := rows.Scan(&r.Seq, &doc); err != nil {
+				return r, err
+			}
+			var err error
+			r.Deployment, err = decodeAs(doc, func(p deploymentDoc) engine.Deployment { return engine.Deployment(p) })
+			return r, err
+		})
+	if err != nil || len(out) == 0 {
+		return nil, err
 	}
-	var out []local.DeploymentRecord
 	byID := map[string]int{}
-	var ids []string
-	for rows.Next() {
-		var seq int64
-		var doc []byte
-		if err := rows.Scan(&seq, &doc); err != nil {
-			return nil, err
-		}
-		dep, err := decodeAs(doc, func(p deploymentDoc) engine.Deployment { return engine.Deployment(p) })
-		if err != nil {
-			return nil, err
-		}
-		byID[dep.ID] = len(out)
-		ids = append(ids, dep.ID)
-		out = append(out, local.DeploymentRecord{Seq: seq, Deployment: dep})
+	ids := make([]string, len(out))
+	for i := range out {
+		byID[out[i].Deployment.ID] = i
+		ids[i] = out[i].Deployment.ID
 	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap(err)
+	type resource struct {
+		deployment string
+		local.ResourceRecord
 	}
-	if len(out) == 0 {
-		return nil, nil
-	}
-	rows, err = s.pool.Query(ctx, "SELECT deployment_id, id, name, data FROM engine_resources WHERE deployment_id = ANY($1) ORDER BY deployment_id, ord", ids)
+	res, err := queryRows(ctx, s, "SELECT deployment_id, id, name, data FROM engine_resources WHERE deployment_id = ANY($1) ORDER BY deployment_id, ord",
+		[]any{ids}, func(rows pgx.Rows) (resource, error) {
+			var r resource
+			err := rows.Scan(&r.deployment, &r.ID, &r.Name, &r.Data)
+			return r, err
+		})
 	if err != nil {
-		return nil, wrap(err)
+		return nil, err
 	}
-	for rows.Next() {
-		var dep string
-		var r local.ResourceRecord
-		if err := rows.Scan(&dep, &r.ID, &r.Name, &r.Data); err != nil {
-			return nil, err
-		}
-		d := &out[byID[dep]]
-		d.Resources = append(d.Resources, r)
+	for _, r := range res {
+		d := &out[byID[r.deployment]]
+		d.Resources = append(d.Resources, r.ResourceRecord)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap(err)
-	}
-	rows, err = s.pool.Query(ctx, "SELECT doc FROM engine_definitions WHERE deployment_id = ANY($1) ORDER BY seq", ids)
+	rows, err := s.pool.Query(ctx, "SELECT doc FROM engine_definitions WHERE deployment_id = ANY($1) ORDER BY seq", ids)
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -310,6 +304,25 @@ func (s *Store) deployments(ctx context.Context, where string, arg any) ([]local
 		d.ProcessDefinitions = append(d.ProcessDefinitions, p)
 	}
 	return out, nil
+}
+
+// queryRows runs a query whose size the schema bounds (a deployment's
+// resources, the deployments) and decodes every row.
+func queryRows[T any](ctx context.Context, s *Store, sql string, args []any, decode func(pgx.Rows) (T, error)) ([]T, error) {
+	rows, err := s.pool.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := decode(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, wrap(rows.Err())
 }
 
 func collectDefinitions(rows pgx.Rows) ([]engine.ProcessDefinition, error) {
