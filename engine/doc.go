@@ -1,7 +1,9 @@
-// Package engine defines regelkit's decision engine: the Decisions and
-// Engine interfaces (deploy resources, look up decision definitions by
-// key, version and tenant, fetch DMN XML, evaluate by key), the repository
-// types in Operaton's JSON shapes, and the variable model Operaton's REST
+// Package engine defines regelkit's decision and process engine: the
+// Decisions and Engine interfaces (deploy resources, look up decision
+// definitions by key, version and tenant, fetch DMN XML, evaluate by key),
+// the Processes interface (BPMN process definitions, instances, user and
+// external tasks, history; ProcessEngine is both), the repository and
+// runtime types in Operaton's JSON shapes, and the variable model Operaton's REST
 // API uses — {value, type, valueInfo} with the types Null, Boolean, Short,
 // Integer, Long, Double, String, Date, Json and Bytes. Implementations are
 // engine/local (embedded, on the dmn package) and engine/operaton (a

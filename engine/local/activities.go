@@ -144,10 +144,16 @@ func (c *cmd) start(pd *procDef, businessKey string, vars engine.Variables, supe
 	return ir, nil
 }
 
+// maxVariableName bounds a variable's name (Operaton's column holds 255).
+const maxVariableName = 255
+
 // checkVariable refuses a variable the engine cannot hold.
 func checkVariable(name string, v engine.Variable) error {
 	if name == "" {
 		return engine.InvalidRequest("a variable has no name")
+	}
+	if len(name) > maxVariableName {
+		return engine.InvalidRequest("Cannot set variable '%s…': its name is longer than %d bytes", name[:64], maxVariableName)
 	}
 	switch v.Type {
 	case engine.TypeNull, engine.TypeBoolean, engine.TypeShort, engine.TypeInteger, engine.TypeLong, engine.TypeDouble,

@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -164,4 +165,77 @@ func BenchmarkOverheadVsDMNDRD(b *testing.B) {
 		viaDMN = append(viaDMN, t2.Sub(t1))
 	}
 	reportOverhead(b, viaEngine, viaDMN)
+}
+
+// threeStep is the benchmark process: start → user task → business-rule
+// task (the 10-rule table) → end.
+const threeStep = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="D" targetNamespace="http://regelkit.test">
+<bpmn:process id="ThreeStep" isExecutable="true" camunda:historyTimeToLive="30">
+<bpmn:startEvent id="s"/><bpmn:userTask id="review" camunda:candidateGroups="caseworker"/>
+<bpmn:businessRuleTask id="decide" camunda:decisionRef="eligibility" camunda:mapDecisionResult="singleEntry" camunda:resultVariable="result"/>
+<bpmn:endEvent id="e"/>
+<bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="review"/><bpmn:sequenceFlow id="f2" sourceRef="review" targetRef="decide"/>
+<bpmn:sequenceFlow id="f3" sourceRef="decide" targetRef="e"/>
+</bpmn:process></bpmn:definitions>`
+
+// BenchmarkStartComplete3Step starts the 3-step process and completes its
+// user task, which runs the business-rule task and ends the instance:
+// two commands, each one Commit to the memory store. Target: ≥ 5,000/s.
+func BenchmarkStartComplete3Step(b *testing.B) {
+	ctx := context.Background()
+	e := New(Options{MaxInstances: -1, MaxTasks: -1})
+	deploy(b, e, engine.NewDeployment{Resources: []engine.Resource{{Name: "t.dmn", Data: enginetest.TenRuleTable()},
+		{Name: "three.bpmn", Data: []byte(threeStep)}}})
+	vars := enginetest.TenRuleLastRule()
+	vars["municipality"] = engine.String("utrecht")
+	run := func() {
+		pi, err := e.StartProcess(ctx, engine.StartProcess{Key: "ThreeStep", Variables: vars})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ts, err := e.Tasks(ctx, engine.TaskQuery{ProcessInstanceID: pi.ID})
+		if err != nil || len(ts) != 1 {
+			b.Fatalf("tasks %v %v", ts, err)
+		}
+		if err := e.CompleteTask(ctx, ts[0].ID, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	run()
+	hv, _ := e.HistoricVariables(ctx, engine.HistoricVariableQuery{VariableName: "result"})
+	if len(hv) != 1 || !hv[0].Value.Equal(engine.String("result 9")) {
+		b.Fatalf("result = %+v", hv)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		run()
+	}
+}
+
+// BenchmarkTaskListMunicipality queries the task list of one
+// municipality (1,000 tasks, newest first) among 100,000 open tasks of
+// 100 municipalities, as the business API does. Target: < 50 ms.
+func BenchmarkTaskListMunicipality(b *testing.B) {
+	ctx := context.Background()
+	e := New(Options{MaxInstances: -1, MaxTasks: -1})
+	deploy(b, e, engine.NewDeployment{Resources: []engine.Resource{{Name: "t.dmn", Data: enginetest.TenRuleTable()},
+		{Name: "three.bpmn", Data: []byte(threeStep)}}})
+	for i := range 100_000 {
+		_, err := e.StartProcess(ctx, engine.StartProcess{Key: "ThreeStep", Variables: engine.Variables{
+			"municipality": engine.String(fmt.Sprintf("gemeente-%d", i%100))}})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	q := engine.TaskQuery{ProcessVariables: []engine.VariableFilter{{Name: "municipality", Operator: "eq", Value: "gemeente-42"}},
+		CandidateGroups: []string{"caseworker"}, IncludeAssignedTasks: true, SortBy: "created", SortOrder: "desc"}
+	ts, err := e.Tasks(ctx, q)
+	if err != nil || len(ts) != 1000 {
+		b.Fatalf("tasks = %d, %v; want 1000", len(ts), err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		e.Tasks(ctx, q)
+	}
 }

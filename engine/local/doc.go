@@ -1,13 +1,16 @@
-// Package local is regelkit's embedded decision engine: it deploys DMN
-// models, keeps their decisions as versioned decision definitions and
-// evaluates them in-process on the dmn package, with no server. It
-// implements engine.Engine, so the same code runs against it and against a
-// remote Operaton, and engine/rest serves it under Operaton's REST paths.
+// Package local is regelkit's embedded decision and process engine: it
+// deploys DMN and BPMN models, keeps their decisions and processes as
+// versioned definitions, evaluates decisions in-process on the dmn
+// package and runs process instances on engine/bpmn's models, with no
+// server. It implements engine.ProcessEngine, so the same code runs
+// against it and against a remote Operaton, and engine/rest serves it
+// under Operaton's REST paths.
 //
 //	e := local.New(local.Options{})
 //	_, err := e.Deploy(ctx, engine.NewDeployment{Name: "models",
 //		Resources: []engine.Resource{{Name: "model.dmn", Data: xml}}})
 //	rows, err := e.Evaluate(ctx, "SZW_BijstandsnormInformatie", "", vars)
+//	pi, err := e.StartProcess(ctx, engine.StartProcess{Key: "AanvraagProcess", Variables: vars})
 //
 // # Operaton semantics (the default)
 //
@@ -64,6 +67,90 @@
 // typed *dmn.EvalError values, which become *engine.EvaluationError. The
 // engine adds the repository (deployments, versions, tenants), the
 // compiled-model cache, and typed variables in and out.
+//
+// # Processes
+//
+// BPMN resources (.bpmn, .bpmn20.xml) are parsed with engine/bpmn at
+// deployment; a model it refuses fails the deployment with an
+// *engine.DeploymentError naming the resource, element and line. Each
+// executable process becomes a process definition (key = process id,
+// versioned per key and tenant; a missing camunda:historyTimeToLive takes
+// Options.DefaultHistoryTimeToLive). Forms (.form, form-js JSON, found by
+// their "id" for camunda:formRef with binding latest, deployment or
+// version), document templates and HTML forms (camunda:formKey
+// "embedded:deployment:…") are resources of the deployment.
+//
+// Everything that outlives a command is kept in a Store (Options.Store;
+// NewMemoryStore by default, engine/local/pgstore on PostgreSQL): the
+// deployments with their resources, the process definitions, the running
+// instances with their variables and execution state, the open user and
+// external tasks, and history. One command — StartProcess, CompleteTask,
+// CompleteExternalTask, … — is one step: it reads its records, moves the
+// tokens until every instance involved waits (a user task, an external
+// task, a called instance, a parallel join) or ends, and writes it all
+// with one Store.Commit, atomically, under optimistic versions. A
+// command that fails (a script error, a condition that does not
+// evaluate, a budget) writes nothing. A version conflict — another engine
+// on the same store changed a record first — re-reads and re-applies the
+// command, so two engines never complete one task twice: the loser finds
+// the task gone (404 "Cannot find task with id …", as Operaton).
+//
+// Tokens move depth-first as in Operaton: exclusive gateways take the
+// first flow whose condition holds (else the default), parallel gateways
+// fork and join, script tasks run JavaScript on goja under the script
+// limits, business-rule tasks evaluate a decision of this engine (binding
+// latest, deployment, version or versionTag; without
+// camunda:decisionRefTenantId the process's tenant, then no tenant;
+// "${null}" is no tenant) and write a HistoricDecision with its inputs
+// and outputs, call activities start an instance of the called process
+// (resolved like decisions; camunda:in/out with variables="all", source,
+// sourceExpression and businessKey) whose end resumes the caller in the
+// same commit, embedded sub-processes scope their tokens, and
+// camunda:inputOutput parameters become local variables of the activity
+// (input) and process variables (output; a business-rule task's output
+// parameters see decisionResult). Error boundary events catch a BPMN
+// error thrown by an error end event, by an external task's bpmnError or
+// by a script that throws an object with an errorCode
+// (throw {errorCode: "E1", message: "…"}), on the activity or any
+// enclosing sub-process or calling activity; an uncaught error ends the
+// throwing token. A token that reaches a signal or conditional event
+// fails the command with a 500 ProcessEngineException naming the element
+// (signal and conditional boundary events are never triggered).
+//
+// History follows Operaton: an instance is ACTIVE, SUSPENDED, COMPLETED
+// (also through a terminate end event), EXTERNALLY_TERMINATED (cancelled
+// with DeleteProcessInstance, with the instances it called) or
+// INTERNALLY_TERMINATED (a called instance ended because its caller's
+// activity was cancelled: a terminate end event or an error boundary in
+// the caller). Activity types are Operaton's (startEvent, noneEndEvent,
+// terminateEndEvent, errorEndEvent, boundaryError, userTask, …); user
+// tasks end with deleteReason "completed" or the cancellation's reason;
+// historic variables hold the latest value per instance and name.
+//
+// Engines sharing a store see each other at once for everything the
+// store answers (definitions by id or key, instances, tasks, history);
+// the decision repository and parsed models are per engine and load the
+// deployments other engines made (by the store's Seq) when a lookup
+// misses and before listings. A deployment deleted through one engine
+// stays usable in another engine's memory until that one restarts.
+//
+// # Process bounds
+//
+// Options.ProcessLimits (Limits) bounds each command: MaxSteps elements
+// without a wait state (a gateway loop stops with *LimitError
+// "MaxSteps"), MaxDepth nested call activities (a process calling itself
+// through another), MaxVariableBytes of one instance's variables, and
+// each script's Timeout, call stack, MaxRows and MaxBytes
+// (*bpmn.LimitError). Limit errors are returned as they are, not wrapped
+// in *engine.Error, so servers map them with the shared LimitExceeded
+// rule. The memory store holds at most MaxInstances running instances and
+// MaxTasks open tasks (*engine.StorageFullError beyond) and the history
+// of MaxHistory instances (the oldest ended ones are dropped).
+//
+// BenchmarkStartComplete3Step (start → user task → business-rule task →
+// end, two commands) and BenchmarkTaskListMunicipality (one municipality's
+// 1,000 tasks among 100,000 open ones, newest first, through the store's
+// municipality index) measure the process side.
 //
 // BenchmarkOverheadVsDMN and BenchmarkOverheadVsDMNDRD alternate engine
 // and dmn evaluations and report the engine's overhead in percent; its

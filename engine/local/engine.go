@@ -144,6 +144,9 @@ func (e *Engine) Version(ctx context.Context) (string, error) {
 
 // Deployment returns a deployment by id.
 func (e *Engine) Deployment(ctx context.Context, id string) (engine.Deployment, error) {
+	if err := e.sync(ctx); err != nil {
+		return engine.Deployment{}, err
+	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	d, ok := e.depByID[id]
@@ -155,6 +158,9 @@ func (e *Engine) Deployment(ctx context.Context, id string) (engine.Deployment, 
 
 // Deployments lists deployments in deployment order (or as sorted by the query).
 func (e *Engine) Deployments(ctx context.Context, q engine.DeploymentQuery) ([]engine.Deployment, error) {
+	if err := e.sync(ctx); err != nil {
+		return nil, err
+	}
 	e.mu.RLock()
 	all := make([]engine.Deployment, len(e.deployments))
 	for i, d := range e.deployments {
@@ -167,6 +173,9 @@ func (e *Engine) Deployments(ctx context.Context, q engine.DeploymentQuery) ([]e
 // Resources returns the resources of a deployment (for the process side
 // to come: forms and document templates are read from deployments).
 func (e *Engine) Resources(ctx context.Context, deploymentID string) ([]engine.Resource, error) {
+	if err := e.sync(ctx); err != nil {
+		return nil, err
+	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	d, ok := e.depByID[deploymentID]
@@ -179,6 +188,9 @@ func (e *Engine) Resources(ctx context.Context, deploymentID string) ([]engine.R
 // DecisionDefinitions lists decision definitions in deployment order (or
 // as sorted by the query).
 func (e *Engine) DecisionDefinitions(ctx context.Context, q engine.DecisionDefinitionQuery) ([]engine.DecisionDefinition, error) {
+	if err := e.sync(ctx); err != nil {
+		return nil, err
+	}
 	e.mu.RLock()
 	all := make([]engine.DecisionDefinition, len(e.defs))
 	for i, d := range e.defs {
@@ -190,7 +202,7 @@ func (e *Engine) DecisionDefinitions(ctx context.Context, q engine.DecisionDefin
 
 // DecisionDefinition returns a decision definition by id.
 func (e *Engine) DecisionDefinition(ctx context.Context, id string) (engine.DecisionDefinition, error) {
-	d, err := e.byID(id)
+	d, err := e.byIDSynced(ctx, id)
 	if err != nil {
 		return engine.DecisionDefinition{}, err
 	}
@@ -200,7 +212,7 @@ func (e *Engine) DecisionDefinition(ctx context.Context, id string) (engine.Deci
 // LatestDecisionDefinition returns the latest version for a key and tenant
 // ("" = no tenant).
 func (e *Engine) LatestDecisionDefinition(ctx context.Context, key, tenantID string) (engine.DecisionDefinition, error) {
-	d, err := e.byKey(key, tenantID)
+	d, err := e.byKeySynced(ctx, key, tenantID)
 	if err != nil {
 		return engine.DecisionDefinition{}, err
 	}
@@ -210,11 +222,29 @@ func (e *Engine) LatestDecisionDefinition(ctx context.Context, key, tenantID str
 // DecisionDefinitionXML returns the XML of the DMN resource that defines
 // the decision.
 func (e *Engine) DecisionDefinitionXML(ctx context.Context, id string) (string, error) {
-	d, err := e.byID(id)
+	d, err := e.byIDSynced(ctx, id)
 	if err != nil {
 		return "", err
 	}
 	return d.res.xml, nil
+}
+
+// byIDSynced and byKeySynced look a decision definition up, loading the
+// deployments other engines made on the store when it is not found.
+func (e *Engine) byIDSynced(ctx context.Context, id string) (*definition, error) {
+	d, err := e.byID(id)
+	if err != nil && e.sync(ctx) == nil {
+		d, err = e.byID(id)
+	}
+	return d, err
+}
+
+func (e *Engine) byKeySynced(ctx context.Context, key, tenantID string) (*definition, error) {
+	d, err := e.byKey(key, tenantID)
+	if err != nil && e.sync(ctx) == nil {
+		d, err = e.byKey(key, tenantID)
+	}
+	return d, err
 }
 
 func (e *Engine) byID(id string) (*definition, error) {

@@ -17,7 +17,7 @@ import (
 // *engine.VariableError (a variable FEEL cannot take), *engine.Error (404
 // for an unknown key) or *engine.EvaluationError.
 func (e *Engine) Evaluate(ctx context.Context, key, tenantID string, vars engine.Variables) (engine.Result, error) {
-	d, err := e.byKey(key, tenantID)
+	d, err := e.byKeySynced(ctx, key, tenantID)
 	if err != nil {
 		return nil, err
 	}
@@ -26,7 +26,7 @@ func (e *Engine) Evaluate(ctx context.Context, key, tenantID string, vars engine
 
 // EvaluateDefinition evaluates the decision definition with the id.
 func (e *Engine) EvaluateDefinition(ctx context.Context, id string, vars engine.Variables) (engine.Result, error) {
-	d, err := e.byID(id)
+	d, err := e.byIDSynced(ctx, id)
 	if err != nil {
 		return nil, err
 	}

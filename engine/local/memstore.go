@@ -16,7 +16,7 @@ const (
 	DefaultMaxTasks     = 200_000
 	// DefaultMaxHistory bounds the historic process instances kept; the
 	// oldest ended instances' history is dropped first.
-	DefaultMaxHistory = 100_000
+	DefaultMaxHistory = 10_000
 )
 
 // MemoryOptions bound a memory store. Zero fields take the defaults;
@@ -103,6 +103,10 @@ type memStore struct {
 	htask map[string]*memRow[engine.HistoricTask]
 	hvar  map[string]*memRow[engine.HistoricVariable]
 	hdec  map[string]*memRow[engine.HistoricDecision]
+	// ended holds the ids of ended historic instances in the order they
+	// ended, from endedHead on: the order MaxHistory drops them in
+	ended     []string
+	endedHead int
 }
 
 type memInstance struct {
@@ -132,7 +136,7 @@ type memHPI struct {
 	row                      engine.HistoricProcessInstance
 	ord                      int64
 	vars                     engine.Variables
-	acts, tasks, hvars, decs map[string]bool
+	acts, tasks, hvars, decs []string // ids of its rows (an id may repeat)
 }
 
 func addIndex[T any](m map[string]map[string]*T, k, id string, v *T) {
@@ -784,21 +788,22 @@ func (s *memStore) hpiOf(id string) *memHPI {
 	h := s.hpi[id]
 	if h == nil {
 		s.ord++
-		h = &memHPI{ord: s.ord, vars: engine.Variables{}, acts: map[string]bool{}, tasks: map[string]bool{},
-			hvars: map[string]bool{}, decs: map[string]bool{}}
+		h = &memHPI{ord: s.ord, vars: engine.Variables{}}
 		h.row.ID = id
 		s.hpi[id] = h
 	}
 	return h
 }
 
-func upsertRow[T any](s *memStore, m map[string]*memRow[T], id, inst string, row T) {
+// upsertRow inserts or replaces a history row; it reports an insert.
+func upsertRow[T any](s *memStore, m map[string]*memRow[T], id, inst string, row T) bool {
 	if r := m[id]; r != nil {
 		r.row = row
-		return
+		return false
 	}
 	s.ord++
 	m[id] = &memRow[T]{row: row, ord: s.ord, inst: inst}
+	return true
 }
 
 func (s *memStore) applyHistory(h *HistoryChange) {
@@ -807,20 +812,32 @@ func (s *memStore) applyHistory(h *HistoryChange) {
 		if _, ok := s.hpi[p.ID]; !ok {
 			added = true
 		}
-		s.hpiOf(p.ID).row = p
+		hp := s.hpiOf(p.ID)
+		if p.EndTime != nil && hp.row.EndTime == nil {
+			s.ended = append(s.ended, p.ID)
+		}
+		hp.row = p
 	}
 	for _, a := range h.Activities {
-		upsertRow(s, s.hact, a.ID, a.ProcessInstanceID, a)
-		s.hpiOf(a.ProcessInstanceID).acts[a.ID] = true
+		if upsertRow(s, s.hact, a.ID, a.ProcessInstanceID, a) {
+			hp := s.hpiOf(a.ProcessInstanceID)
+			hp.acts = append(hp.acts, a.ID)
+		}
 	}
 	for _, t := range h.Tasks {
-		upsertRow(s, s.htask, t.ID, t.ProcessInstanceID, t)
-		s.hpiOf(t.ProcessInstanceID).tasks[t.ID] = true
+		if upsertRow(s, s.htask, t.ID, t.ProcessInstanceID, t) {
+			hp := s.hpiOf(t.ProcessInstanceID)
+			hp.tasks = append(hp.tasks, t.ID)
+		}
 	}
 	for _, v := range h.Variables {
-		upsertRow(s, s.hvar, v.ID, v.ProcessInstanceID, v)
 		hp := s.hpiOf(v.ProcessInstanceID)
-		hp.hvars[v.ID] = true
+		if old := s.hvar[v.ID]; old != nil {
+			v.CreateTime = old.row.CreateTime // the contract: an update keeps it
+		}
+		if upsertRow(s, s.hvar, v.ID, v.ProcessInstanceID, v) {
+			hp.hvars = append(hp.hvars, v.ID)
+		}
 		if v.State == "DELETED" {
 			delete(hp.vars, v.Name)
 		} else {
@@ -830,9 +847,9 @@ func (s *memStore) applyHistory(h *HistoryChange) {
 	for _, d := range h.Decisions {
 		d.Inputs = slices.Clone(d.Inputs)
 		d.Outputs = slices.Clone(d.Outputs)
-		upsertRow(s, s.hdec, d.ID, d.ProcessInstanceID, d)
-		if d.ProcessInstanceID != "" {
-			s.hpiOf(d.ProcessInstanceID).decs[d.ID] = true
+		if upsertRow(s, s.hdec, d.ID, d.ProcessInstanceID, d) && d.ProcessInstanceID != "" {
+			hp := s.hpiOf(d.ProcessInstanceID)
+			hp.decs = append(hp.decs, d.ID)
 		}
 	}
 	if added && s.maxHistory >= 0 && len(s.hpi) > s.maxHistory {
@@ -841,17 +858,20 @@ func (s *memStore) applyHistory(h *HistoryChange) {
 }
 
 // dropOldestHistory drops the history of up to n ended instances, oldest
-// first.
+// first (in the order they ended).
 func (s *memStore) dropOldestHistory(n int) {
-	var ended []*memHPI
-	for _, h := range s.hpi {
-		if h.row.EndTime != nil {
-			ended = append(ended, h)
+	for n > 0 && s.endedHead < len(s.ended) {
+		id := s.ended[s.endedHead]
+		s.ended[s.endedHead] = ""
+		s.endedHead++
+		if _, ok := s.hpi[id]; ok {
+			s.deleteHistory(id)
+			n--
 		}
 	}
-	slices.SortFunc(ended, func(a, b *memHPI) int { return int(a.ord - b.ord) })
-	for i := 0; i < n && i < len(ended); i++ {
-		s.deleteHistory(ended[i].row.ID)
+	if s.endedHead > 1024 && s.endedHead*2 > len(s.ended) {
+		s.ended = slices.Clone(s.ended[s.endedHead:])
+		s.endedHead = 0
 	}
 }
 
@@ -860,16 +880,16 @@ func (s *memStore) deleteHistory(id string) {
 	if h == nil {
 		return
 	}
-	for a := range h.acts {
+	for _, a := range h.acts {
 		delete(s.hact, a)
 	}
-	for t := range h.tasks {
+	for _, t := range h.tasks {
 		delete(s.htask, t)
 	}
-	for v := range h.hvars {
+	for _, v := range h.hvars {
 		delete(s.hvar, v)
 	}
-	for d := range h.decs {
+	for _, d := range h.decs {
 		delete(s.hdec, d)
 	}
 	delete(s.hpi, id)

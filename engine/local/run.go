@@ -2,6 +2,8 @@ package local
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,16 +38,9 @@ type state struct {
 	Tokens []*token `json:"tokens,omitempty"`
 	// Joins counts the tokens that arrived at a parallel join, by scope
 	// token and gateway ("scope/gateway").
-	Joins map[string]int `json:"joins,omitempty"`
-	// Vars are the history ids and creation times of the variables.
-	Vars          map[string]varMeta `json:"vars,omitempty"`
-	StartActivity string             `json:"startActivity,omitempty"`
-	Depth         int                `json:"depth,omitempty"` // call depth: 0 at the top
-}
-
-type varMeta struct {
-	ID      string    `json:"id"`
-	Created time.Time `json:"created"`
+	Joins         map[string]int `json:"joins,omitempty"`
+	StartActivity string         `json:"startActivity,omitempty"`
+	Depth         int            `json:"depth,omitempty"` // call depth: 0 at the top
 }
 
 // token is an execution: where it is and what it waits for. Tokens inside
@@ -950,9 +945,23 @@ func (c *cmd) historicInstance(ir *irun) engine.HistoricProcessInstance {
 func (c *cmd) commit() error {
 	var muniChanged []*irun
 	for _, ir := range c.order {
+		// variables that changed go to the store and its history: bounded
+		// per instance, whether it runs on or ended
+		if c.lim.MaxVariableBytes > 0 && len(ir.changed) > 0 {
+			var n int64
+			for name, v := range ir.rec.Variables {
+				n += variableSize(name, v)
+			}
+			if n > c.lim.MaxVariableBytes {
+				return &LimitError{Limit: "MaxVariableBytes", Max: c.lim.MaxVariableBytes}
+			}
+		}
+	}
+	for _, ir := range c.order {
 		if ir.histDirty || ir.isNew {
 			c.ch.History.ProcessInstances = append(c.ch.History.ProcessInstances, c.historicInstance(ir))
 		}
+		muni := ir.changed["municipality"]
 		c.historyVariables(ir)
 		switch {
 		case ir.ended:
@@ -963,15 +972,6 @@ func (c *cmd) commit() error {
 		case !ir.dirty && !ir.isNew:
 			continue
 		}
-		if c.lim.MaxVariableBytes > 0 {
-			var n int64
-			for name, v := range ir.rec.Variables {
-				n += variableSize(name, v)
-			}
-			if n > c.lim.MaxVariableBytes {
-				return &LimitError{Limit: "MaxVariableBytes", Max: c.lim.MaxVariableBytes}
-			}
-		}
 		data, err := json.Marshal(&ir.st)
 		if err != nil {
 			return engineError("the state of process instance %s cannot be written: %v", ir.rec.ID, err)
@@ -979,7 +979,7 @@ func (c *cmd) commit() error {
 		rec := ir.rec
 		rec.State = data
 		c.ch.Instances = append(c.ch.Instances, rec)
-		if ir.changed["municipality"] && !ir.isNew {
+		if muni && !ir.isNew {
 			muniChanged = append(muniChanged, ir)
 		}
 	}
@@ -1020,6 +1020,31 @@ func (c *cmd) commit() error {
 	return c.e.store.Commit(c.ctx, c.ch)
 }
 
+// variableID is the id of a variable's history row: one per instance and
+// name, derived from both so that no state has to remember it (a name-based
+// UUID, version 5 style, over SHA-256).
+func variableID(instanceID, name string) string {
+	h := sha256.New()
+	h.Write([]byte(instanceID))
+	h.Write([]byte{0})
+	h.Write([]byte(name))
+	var sum [sha256.Size]byte
+	b := h.Sum(sum[:0])
+	b[6] = b[6]&0x0f | 0x50
+	b[8] = b[8]&0x3f | 0x80
+	var out [36]byte
+	hex.Encode(out[0:8], b[0:4])
+	out[8] = '-'
+	hex.Encode(out[9:13], b[4:6])
+	out[13] = '-'
+	hex.Encode(out[14:18], b[6:8])
+	out[18] = '-'
+	hex.Encode(out[19:23], b[8:10])
+	out[23] = '-'
+	hex.Encode(out[24:], b[10:16])
+	return string(out[:])
+}
+
 // historyVariables writes the history rows of the variables the command
 // set or removed.
 func (c *cmd) historyVariables(ir *irun) {
@@ -1031,27 +1056,15 @@ func (c *cmd) historyVariables(ir *irun) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	if ir.st.Vars == nil {
-		ir.st.Vars = map[string]varMeta{}
-	}
 	for _, n := range names {
-		meta, ok := ir.st.Vars[n]
 		v, exists := ir.rec.Variables[n]
-		if !ok {
-			if !exists {
-				continue
-			}
-			meta = varMeta{ID: newUUID(), Created: c.now}
-			ir.st.Vars[n] = meta
-		}
-		h := engine.HistoricVariable{ID: meta.ID, Name: n, Value: v, ProcessDefinitionKey: ir.pd.def.Key,
+		h := engine.HistoricVariable{ID: variableID(ir.rec.ID, n), Name: n, Value: v, ProcessDefinitionKey: ir.pd.def.Key,
 			ProcessDefinitionID: ir.rec.DefinitionID, ProcessInstanceID: ir.rec.ID, ExecutionID: ir.rec.ID,
-			ActivityInstanceID: ir.rec.ID, TenantID: ir.rec.TenantID, State: "CREATED", CreateTime: meta.Created,
+			ActivityInstanceID: ir.rec.ID, TenantID: ir.rec.TenantID, State: "CREATED", CreateTime: c.now,
 			RootProcessInstanceID: ir.rec.RootInstanceID}
 		if !exists {
 			h.State = "DELETED"
 			h.Value = engine.Null()
-			delete(ir.st.Vars, n)
 		}
 		c.ch.History.Variables = append(c.ch.History.Variables, h)
 	}

@@ -305,7 +305,8 @@ type HistoryChange struct {
 	Activities       []engine.HistoricActivity
 	Tasks            []engine.HistoricTask
 	// Variables are the latest values: one row per instance and name
-	// (the engine keeps the row's ID for the variable's life).
+	// (the ID is derived from both). An update keeps the stored row's
+	// CreateTime (PostgreSQL: ON CONFLICT … DO UPDATE without create_time).
 	Variables []engine.HistoricVariable
 	Decisions []engine.HistoricDecision
 }

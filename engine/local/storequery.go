@@ -127,12 +127,11 @@ func variableText(v engine.Variable) string {
 }
 
 // MunicipalityOf returns the text a TaskRecord indexes for an instance's
-// variables: the value of "municipality" when it is a String, else "".
+// variables: the value of "municipality" as text (as a query string's
+// value compares with it), "" when it is absent or null.
 func MunicipalityOf(vars engine.Variables) string {
-	if v, ok := vars["municipality"]; ok {
-		if s, ok := v.Value.(string); ok && v.Type == engine.TypeString {
-			return s
-		}
+	if v, ok := vars["municipality"]; ok && v.Type != engine.TypeNull && v.Value != nil {
+		return variableText(v)
 	}
 	return ""
 }

@@ -40,6 +40,8 @@ func Processes(t *testing.T, newEngine func(t *testing.T) engine.ProcessEngine) 
 		{"UnsupportedElement", testUnsupported},
 		{"ExternalTaskRetries", testExternalRetries},
 		{"DeployErrors", testDeployErrors},
+		{"Deployments", testDeployments},
+		{"MunicipalityFilter", testMunicipality},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, newEngine(t)) })
 	}
@@ -1084,4 +1086,86 @@ func or(a, b string) string {
 		return a
 	}
 	return b
+}
+
+func testDeployments(t *testing.T, e engine.ProcessEngine) {
+	xml := bpmnDoc("", proc("Dep", `<bpmn:startEvent id="s"/><bpmn:userTask id="u"/><bpmn:endEvent id="e"/>`+chain("s", "u", "e")))
+	dep := deployXML(t, e, "", "dep.bpmn", xml, "notes.document", "template")
+	pd := dep.DeployedProcessDefinitions[0]
+	got, err := e.ProcessDefinitionXML(ctx, pd.ID)
+	if err != nil || got != xml {
+		t.Errorf("definition XML differs from the deployed resource: %v", err)
+	}
+	if d, err := e.ProcessDefinition(ctx, pd.ID); err != nil || d.Key != "Dep" || d.DeploymentID != dep.ID || d.Resource != "dep.bpmn" {
+		t.Errorf("definition = %+v, %v", d, err)
+	}
+	rs, err := e.DeploymentResources(ctx, dep.ID)
+	if err != nil || len(rs) != 2 || rs[0].Name != "dep.bpmn" || rs[1].Name != "notes.document" {
+		t.Fatalf("resources = %+v, %v", rs, err)
+	}
+	data, err := e.DeploymentResourceData(ctx, dep.ID, rs[1].ID)
+	if err != nil || string(data) != "template" {
+		t.Errorf("resource data = %q, %v", data, err)
+	}
+	// a second version
+	dep2 := deployXML(t, e, "", "dep.bpmn", xml)
+	if v := dep2.DeployedProcessDefinitions[0].Version; v != 2 {
+		t.Errorf("second deployment: version %d, want 2", v)
+	}
+	pi := start(t, e, engine.StartProcess{DefinitionID: pd.ID})
+	if pi.DefinitionID != pd.ID {
+		t.Errorf("started %s, want version 1 by id", pi.DefinitionID)
+	}
+	err = e.DeleteDeployment(ctx, dep.ID, engine.DeleteDeployment{})
+	engineError(t, err, 500, "ProcessEngineException", "dependent process instances")
+	if err := e.DeleteDeployment(ctx, dep.ID, engine.DeleteDeployment{Cascade: true}); err != nil {
+		t.Fatal(err)
+	}
+	checkEnded(t, e, pi.ID)
+	if _, err := e.HistoricProcessInstance(ctx, pi.ID); !errors.Is(err, engine.ErrNotFound) {
+		t.Errorf("history of a cascaded deletion: %v, want not found", err)
+	}
+	if _, err := e.ProcessDefinition(ctx, pd.ID); !errors.Is(err, engine.ErrNotFound) {
+		t.Errorf("definition of a deleted deployment: %v, want not found", err)
+	}
+	if _, err := e.DeploymentResources(ctx, dep.ID); !errors.Is(err, engine.ErrNotFound) {
+		t.Errorf("resources of a deleted deployment: %v, want not found", err)
+	}
+	latest, err := e.LatestProcessDefinition(ctx, "Dep", "")
+	if err != nil || latest.Version != 2 {
+		t.Errorf("latest after deleting version 1 = %+v, %v", latest, err)
+	}
+}
+
+// testMunicipality: the task list's municipality filter follows the
+// instance's variable as it changes, whatever its type.
+func testMunicipality(t *testing.T, e engine.ProcessEngine) {
+	deployXML(t, e, "", "wait.bpmn", bpmnDoc("", proc("Wait", waitProcess+chain("s", "task", "ext", "end"))))
+	pi := start(t, e, engine.StartProcess{Key: "Wait", Variables: engine.Variables{"extraGroup": engine.String("h"), "municipality": engine.Integer(344)}})
+	count := func(m string) int {
+		t.Helper()
+		n, err := e.TaskCount(ctx, engine.TaskQuery{ProcessVariables: municipality(m)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := count("344"); n != 1 {
+		t.Errorf("tasks of municipality 344 (an Integer) = %d, want 1", n)
+	}
+	if err := e.SetProcessInstanceVariables(ctx, pi.ID, engine.VariableModification{Modifications: engine.Variables{"municipality": engine.String("utrecht")}}); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := count("344"), count("utrecht"); a != 0 || b != 1 {
+		t.Errorf("after the change: %d tasks of 344, %d of utrecht; want 0 and 1", a, b)
+	}
+	task := onlyTask(t, e, pi.ID, "task")
+	complete(t, e, task.ID, engine.Variables{"municipality": engine.String("amsterdam")})
+	if n := count("amsterdam"); n != 0 {
+		t.Errorf("a completed task is listed: %d", n)
+	}
+	hts, _ := e.HistoricTasks(ctx, engine.HistoricTaskQuery{Finished: true, ProcessVariables: municipality("amsterdam")})
+	if len(hts) != 1 {
+		t.Errorf("finished tasks of amsterdam (the latest value) = %d, want 1", len(hts))
+	}
 }
