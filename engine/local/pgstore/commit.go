@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"regexp"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -78,16 +79,16 @@ func (s *Store) Commit(ctx context.Context, c local.Change) error {
 		users, groups := nonNilStrings(t.CandidateUsers), nonNilStrings(t.CandidateGroups)
 		if r.Version == 0 {
 			queue(chk, `INSERT INTO engine_tasks (id, version, instance_id, definition_key, task_def_key, municipality,
-				assignee, candidate_users, candidate_groups, tenant_id, doc)
-				VALUES ($1, 1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
+				assignee, candidate_users, candidate_groups, tenant_id, doc, municipality_num)
+				VALUES ($1, 1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::numeric) ON CONFLICT (id) DO NOTHING`,
 				t.ID, t.ProcessInstanceID, r.ProcessDefinitionKey, t.TaskDefinitionKey, r.Municipality,
-				t.Assignee, users, groups, t.TenantID, doc)
+				t.Assignee, users, groups, t.TenantID, doc, jsonNumber(r.Municipality))
 		} else {
 			queue(chk, `UPDATE engine_tasks SET version = version + 1, instance_id = $3, definition_key = $4,
 				task_def_key = $5, municipality = $6, assignee = $7, candidate_users = $8, candidate_groups = $9,
-				tenant_id = $10, doc = $11 WHERE id = $1 AND version = $2`,
+				tenant_id = $10, doc = $11, municipality_num = $12::numeric WHERE id = $1 AND version = $2`,
 				t.ID, r.Version, t.ProcessInstanceID, r.ProcessDefinitionKey, t.TaskDefinitionKey, r.Municipality,
-				t.Assignee, users, groups, t.TenantID, doc)
+				t.Assignee, users, groups, t.TenantID, doc, jsonNumber(r.Municipality))
 		}
 	}
 	for _, d := range c.DeleteExternalTasks {
@@ -253,11 +254,16 @@ func queueHistory(h *local.HistoryChange, queue func(sql string, args ...any)) e
 		if err != nil {
 			return err
 		}
-		queue(`INSERT INTO engine_hist_variables (id, instance_id, definition_key, name, text_value, doc)
-			VALUES ($1, $2, $3, $4, $5, $6)
+		created, err := v.CreateTime.MarshalText()
+		if err != nil {
+			return err
+		}
+		// create_time is left on update: a variable's row keeps its first CreateTime
+		queue(`INSERT INTO engine_hist_variables (id, instance_id, definition_key, name, text_value, create_time, doc)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)
 			ON CONFLICT (id) DO UPDATE SET instance_id = excluded.instance_id, definition_key = excluded.definition_key,
 			name = excluded.name, text_value = excluded.text_value, doc = excluded.doc`,
-			v.ID, v.ProcessInstanceID, v.ProcessDefinitionKey, v.Name, stringValue(v), doc)
+			v.ID, v.ProcessInstanceID, v.ProcessDefinitionKey, v.Name, stringValue(v), string(created), doc)
 	}
 	for i := range h.Decisions {
 		d := &h.Decisions[i]
@@ -271,6 +277,22 @@ func queueHistory(h *local.HistoryChange, queue func(sql string, args ...any)) e
 			d.ID, d.ProcessInstanceID, d.ProcessDefinitionKey, doc)
 	}
 	return nil
+}
+
+// jsonNumberSyntax is JSON's number syntax with leading zeros allowed
+// ("0363"), which PostgreSQL's numeric reads; the exponent is kept within
+// numeric's range.
+var jsonNumberSyntax = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]{1,3})?$`)
+
+// jsonNumber is the municipality_num column: the text when it is a
+// number (a number variable's text always is, unless longer than 1,000
+// characters or beyond numeric's exponent range, which SQL then cannot
+// find by value), else NULL.
+func jsonNumber(s string) any {
+	if len(s) > 1000 || !jsonNumberSyntax.MatchString(s) {
+		return nil
+	}
+	return s
 }
 
 // stringValue is the text_value column of a historic variable: the value

@@ -147,8 +147,20 @@ func (s *Store) HistoricVariables(ctx context.Context, q engine.HistoricVariable
 	w.eq("instance_id", q.ProcessInstanceID)
 	w.in("instance_id", q.ProcessInstanceIDIn)
 	w.eq("definition_key", q.ProcessDefinitionKey)
-	hs, err := scan(ctx, s, "historic variable", "SELECT doc FROM engine_hist_variables"+w.String()+" ORDER BY seq",
-		w.args, docRow(func(p hvarDoc) engine.HistoricVariable { return engine.HistoricVariable(p) }))
+	hs, err := scan(ctx, s, "historic variable", "SELECT doc, create_time FROM engine_hist_variables"+w.String()+" ORDER BY seq",
+		w.args, func(rows pgx.Rows) (engine.HistoricVariable, error) {
+			var doc []byte
+			var created string
+			if err := rows.Scan(&doc, &created); err != nil {
+				return engine.HistoricVariable{}, err
+			}
+			v, err := decodeAs(doc, func(p hvarDoc) engine.HistoricVariable { return engine.HistoricVariable(p) })
+			if err != nil {
+				return v, err
+			}
+			// the row's first CreateTime, which an update leaves
+			return v, v.CreateTime.UnmarshalText([]byte(created))
+		})
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package pgstore
 import (
 	"context"
 	"encoding/json"
+	"math/big"
 	"reflect"
 	"strconv"
 	"strings"
@@ -245,10 +246,21 @@ func taskWhere(q engine.TaskQuery) (w *where, exact bool) {
 		}
 		w.add("(" + strings.Join(or, " OR ") + ")")
 	}
-	// The municipality column holds the variable's value when it is a
-	// String, '' otherwise: rows with '' go to Go with their variables.
+	// The municipality column holds the variable's value as text ('' when
+	// absent or null). A text filter matches the rows with that text, and
+	// may match in Go those with '' (a Null variable is "null") and, for
+	// a numeric text, those numerically equal ("0363" and 363).
 	for _, f := range q.ProcessVariables {
-		if v, ok := textEq(f); ok && f.Name == "municipality" {
+		v, ok := textEq(f)
+		if !ok || f.Name != "municipality" {
+			continue
+		}
+		switch {
+		case jsonNumber(v) != nil:
+			w.add("(t.municipality = ANY(ARRAY[" + w.arg(v) + ", '']) OR t.municipality_num = " + w.arg(v) + "::numeric)")
+		case isNumber(v):
+			// numeric in a syntax only Go reads (0x…, 1_000): no narrowing
+		default:
 			w.add("t.municipality = ANY(ARRAY[" + w.arg(v) + ", ''])")
 		}
 	}
@@ -261,16 +273,27 @@ func taskWhere(q engine.TaskQuery) (w *where, exact bool) {
 	return w, reflect.ValueOf(rest).IsZero()
 }
 
-// onlyMunicipality reports whether the query's variable filters are all
-// text equalities on "municipality": a row whose municipality column is
-// set then passes them without its instance's variables.
-func onlyMunicipality(fs []engine.VariableFilter) bool {
-	for _, f := range fs {
-		if _, ok := textEq(f); !ok || f.Name != "municipality" {
-			return false
+// isNumber reports whether a filter's text compares numerically with a
+// number variable (as local.MatchVariable reads it).
+func isNumber(s string) bool {
+	_, ok := new(big.Float).SetString(s)
+	return ok
+}
+
+// municipalityText returns the text of the query's variable filters when
+// they are all text equalities on "municipality" with one text: a row
+// whose municipality column is that text then passes them without its
+// instance's variables (whatever the variable's type, its text equals).
+func municipalityText(fs []engine.VariableFilter) (string, bool) {
+	var text string
+	for i, f := range fs {
+		v, ok := textEq(f)
+		if !ok || f.Name != "municipality" || (i > 0 && v != text) {
+			return "", false
 		}
+		text = v
 	}
-	return true
+	return text, len(fs) > 0
 }
 
 // Tasks lists the open user tasks the query matches, in creation order
@@ -313,12 +336,12 @@ func (s *Store) matchTasks(ctx context.Context, q engine.TaskQuery, w *where) ([
 	if err != nil || len(ts) == 0 {
 		return nil, err
 	}
-	onlyMuni := onlyMunicipality(q.ProcessVariables)
+	muni, onlyMuni := municipalityText(q.ProcessVariables)
 	var vars map[string]engine.Variables
 	if len(q.ProcessVariables) > 0 {
 		var ids []string
 		for i := range ts {
-			if !onlyMuni || ts[i].Municipality == "" {
+			if !onlyMuni || ts[i].Municipality != muni {
 				ids = append(ids, ts[i].Task.ProcessInstanceID)
 			}
 		}
@@ -332,8 +355,8 @@ func (s *Store) matchTasks(ctx context.Context, q engine.TaskQuery, w *where) ([
 	for i := range ts {
 		r := &ts[i]
 		var ok bool
-		if onlyMuni && r.Municipality != "" {
-			ok = local.MatchTask(noVars, r, nil) // SQL matched the municipality column
+		if onlyMuni && r.Municipality == muni {
+			ok = local.MatchTask(noVars, r, nil) // the column is the filter's text
 		} else {
 			ok = local.MatchTask(q, r, vars[r.Task.ProcessInstanceID])
 		}

@@ -57,9 +57,11 @@ CREATE INDEX engine_instances_deployment ON engine_instances (deployment_id);
 CREATE INDEX engine_instances_business_key ON engine_instances (business_key);
 CREATE INDEX engine_instances_super ON engine_instances (super_instance_id) WHERE super_instance_id <> '';
 
--- Open user tasks. municipality is the instance's "municipality" variable
--- when it is a String ('' otherwise), kept current by the engine: the
--- task list of one municipality reads one index range.
+-- Open user tasks. municipality is the instance's "municipality"
+-- variable as text ('' when absent or null), kept current by the engine:
+-- the task list of one municipality reads one index range.
+-- municipality_num is that text as a number when it is a JSON number, for
+-- the rows a text filter matches numerically ("0363" matches 363).
 CREATE TABLE engine_tasks (
 	seq              bigserial NOT NULL UNIQUE,
 	id               text      PRIMARY KEY,
@@ -68,6 +70,7 @@ CREATE TABLE engine_tasks (
 	definition_key   text      NOT NULL,
 	task_def_key     text      NOT NULL,
 	municipality     text      NOT NULL,
+	municipality_num numeric,
 	assignee         text      NOT NULL,
 	candidate_users  text[]    NOT NULL,
 	candidate_groups text[]    NOT NULL,
@@ -76,6 +79,7 @@ CREATE TABLE engine_tasks (
 );
 CREATE INDEX engine_tasks_instance ON engine_tasks (instance_id);
 CREATE INDEX engine_tasks_municipality ON engine_tasks (municipality, seq);
+CREATE INDEX engine_tasks_municipality_num ON engine_tasks (municipality_num) WHERE municipality_num IS NOT NULL;
 CREATE INDEX engine_tasks_assignee ON engine_tasks (assignee) WHERE assignee <> '';
 CREATE INDEX engine_tasks_groups ON engine_tasks USING gin (candidate_groups);
 CREATE INDEX engine_tasks_users ON engine_tasks USING gin (candidate_users);
@@ -134,7 +138,9 @@ CREATE INDEX engine_hist_tasks_definition_key ON engine_hist_tasks (definition_k
 
 -- The latest value of each variable of running and ended instances.
 -- text_value is the value of a String variable (NULL for other types),
--- for the municipality filter of the history queries.
+-- for the municipality filter of the history queries. create_time is the
+-- first write's (time.Time's text form, to the nanosecond): an update
+-- leaves it.
 CREATE TABLE engine_hist_variables (
 	seq            bigserial NOT NULL UNIQUE,
 	id             text      PRIMARY KEY,
@@ -142,6 +148,7 @@ CREATE TABLE engine_hist_variables (
 	definition_key text      NOT NULL,
 	name           text      NOT NULL,
 	text_value     text,
+	create_time    text      NOT NULL,
 	doc            bytea     NOT NULL
 );
 CREATE INDEX engine_hist_variables_instance ON engine_hist_variables (instance_id);
