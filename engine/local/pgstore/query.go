@@ -229,23 +229,7 @@ func taskWhere(q engine.TaskQuery) (w *where, exact bool) {
 		w.add("t.tenant_id = ''")
 	}
 	w.in("t.tenant_id", q.TenantIDIn)
-	if q.CandidateUser != "" || q.CandidateGroup != "" || len(q.CandidateGroups) > 0 {
-		if !q.IncludeAssignedTasks {
-			w.add("t.assignee = ''")
-		}
-		groups := append([]string(nil), q.CandidateGroups...)
-		if q.CandidateGroup != "" {
-			groups = append(groups, q.CandidateGroup)
-		}
-		var or []string
-		if len(groups) > 0 {
-			or = append(or, "t.candidate_groups && "+w.arg(groups))
-		}
-		if q.CandidateUser != "" {
-			or = append(or, "t.candidate_users @> ARRAY["+w.arg(q.CandidateUser)+"]")
-		}
-		w.add("(" + strings.Join(or, " OR ") + ")")
-	}
+	byMunicipality := false
 	// The municipality column holds the variable's value as text ('' when
 	// absent or null). A text filter matches the rows with that text, and
 	// may match in Go those with '' (a Null variable is "null") and, for
@@ -258,11 +242,37 @@ func taskWhere(q engine.TaskQuery) (w *where, exact bool) {
 		switch {
 		case jsonNumber(v) != nil:
 			w.add("(t.municipality = ANY(ARRAY[" + w.arg(v) + ", '']) OR t.municipality_num = " + w.arg(v) + "::numeric)")
+			byMunicipality = true
 		case isNumber(v):
 			// numeric in a syntax only Go reads (0x…, 1_000): no narrowing
 		default:
 			w.add("t.municipality = ANY(ARRAY[" + w.arg(v) + ", ''])")
+			byMunicipality = true
 		}
+	}
+	if q.CandidateUser != "" || q.CandidateGroup != "" || len(q.CandidateGroups) > 0 {
+		if !q.IncludeAssignedTasks {
+			w.add("t.assignee = ''")
+		}
+		groups := append([]string(nil), q.CandidateGroups...)
+		if q.CandidateGroup != "" {
+			groups = append(groups, q.CandidateGroup)
+		}
+		// With a municipality filter, whose btree range is far narrower
+		// than a group's GIN posting list, the groups are checked on the
+		// rows (coalesce hides the GIN index from the planner).
+		groupsCol, usersCol := "t.candidate_groups", "t.candidate_users"
+		if byMunicipality {
+			groupsCol, usersCol = "coalesce(t.candidate_groups, '{}')", "coalesce(t.candidate_users, '{}')"
+		}
+		var or []string
+		if len(groups) > 0 {
+			or = append(or, groupsCol+" && "+w.arg(groups))
+		}
+		if q.CandidateUser != "" {
+			or = append(or, usersCol+" @> ARRAY["+w.arg(q.CandidateUser)+"]")
+		}
+		w.add("(" + strings.Join(or, " OR ") + ")")
 	}
 	rest.TaskID, rest.TaskIDIn, rest.ProcessInstanceID, rest.ProcessInstanceIDIn = "", nil, "", nil
 	rest.ProcessDefinitionKey, rest.ProcessDefinitionKeyIn, rest.TaskDefinitionKey, rest.TaskDefinitionKeyIn = "", nil, "", nil
