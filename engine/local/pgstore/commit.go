@@ -243,10 +243,14 @@ func queueHistory(h *local.HistoryChange, queue func(sql string, args ...any)) e
 		if err != nil {
 			return err
 		}
-		queue(`INSERT INTO engine_hist_tasks (id, instance_id, definition_key, finished, doc) VALUES ($1, $2, $3, $4, $5)
+		var endNs any
+		if t.EndTime != nil {
+			endNs = t.EndTime.UnixNano()
+		}
+		queue(`INSERT INTO engine_hist_tasks (id, instance_id, definition_key, finished, end_ns, doc) VALUES ($1, $2, $3, $4, $5, $6)
 			ON CONFLICT (id) DO UPDATE SET instance_id = excluded.instance_id,
-			definition_key = excluded.definition_key, finished = excluded.finished, doc = excluded.doc`,
-			t.ID, t.ProcessInstanceID, t.ProcessDefinitionKey, t.EndTime != nil, doc)
+			definition_key = excluded.definition_key, finished = excluded.finished, end_ns = excluded.end_ns, doc = excluded.doc`,
+			t.ID, t.ProcessInstanceID, t.ProcessDefinitionKey, t.EndTime != nil, endNs, doc)
 	}
 	for i := range h.Variables {
 		v := &h.Variables[i]

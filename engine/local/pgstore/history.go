@@ -56,6 +56,19 @@ func (s *Store) histVars(ctx context.Context, ids []string) (map[string]engine.V
 	return out, wrap(rows.Err())
 }
 
+// keepIf is a windowed keep function from a row predicate.
+func keepIf[T any](match func(*T) bool) func([]T) ([]T, error) {
+	return func(rows []T) ([]T, error) {
+		kept := rows[:0]
+		for i := range rows {
+			if match(&rows[i]) {
+				kept = append(kept, rows[i])
+			}
+		}
+		return kept, nil
+	}
+}
+
 func docRow[P, T any](conv func(P) T) func(pgx.Rows) (T, error) {
 	return func(rows pgx.Rows) (T, error) {
 		var doc []byte
@@ -69,6 +82,9 @@ func docRow[P, T any](conv func(P) T) func(pgx.Rows) (T, error) {
 
 // HistoricProcessInstances lists historic process instances.
 func (s *Store) HistoricProcessInstances(ctx context.Context, q engine.HistoricProcessInstanceQuery) ([]engine.HistoricProcessInstance, error) {
+	if q.MaxResults < 0 {
+		return nil, ctx.Err()
+	}
 	w := &where{}
 	w.eq("h.id", q.ProcessInstanceID)
 	w.in("h.id", q.ProcessInstanceIDs)
@@ -76,26 +92,34 @@ func (s *Store) HistoricProcessInstances(ctx context.Context, q engine.HistoricP
 	w.in("h.definition_key", q.ProcessDefinitionKeyIn)
 	w.eq("h.business_key", q.BusinessKey)
 	histVarFilters(w, "h.id", q.Variables)
-	hs, err := scan(ctx, s, "historic process instance", "SELECT h.doc FROM engine_hist_instances h"+w.String()+" ORDER BY h.seq",
-		w.args, docRow(func(p hpiDoc) engine.HistoricProcessInstance { return engine.HistoricProcessInstance(p) }))
+	order, n := " ORDER BY h.seq", 0
+	if q.SortBy == "" && len(q.Sorting) == 0 {
+		n = need(q.FirstResult, q.MaxResults)
+	}
+	out, err := windowed(ctx, s, "historic process instance", "SELECT h.doc FROM engine_hist_instances h"+w.String()+order,
+		w.args, n, docRow(func(p hpiDoc) engine.HistoricProcessInstance { return engine.HistoricProcessInstance(p) }),
+		func(hs []engine.HistoricProcessInstance) ([]engine.HistoricProcessInstance, error) {
+			var vars map[string]engine.Variables
+			if len(q.Variables) > 0 && len(hs) > 0 {
+				ids := make([]string, len(hs))
+				for i := range hs {
+					ids[i] = hs[i].ID
+				}
+				var err error
+				if vars, err = s.histVars(ctx, ids); err != nil {
+					return nil, err
+				}
+			}
+			kept := hs[:0]
+			for i := range hs {
+				if local.MatchHistoricProcessInstance(q, &hs[i], vars[hs[i].ID]) {
+					kept = append(kept, hs[i])
+				}
+			}
+			return kept, nil
+		})
 	if err != nil {
 		return nil, err
-	}
-	var vars map[string]engine.Variables
-	if len(q.Variables) > 0 && len(hs) > 0 {
-		ids := make([]string, len(hs))
-		for i := range hs {
-			ids[i] = hs[i].ID
-		}
-		if vars, err = s.histVars(ctx, ids); err != nil {
-			return nil, err
-		}
-	}
-	out := hs[:0]
-	for i := range hs {
-		if local.MatchHistoricProcessInstance(q, &hs[i], vars[hs[i].ID]) {
-			out = append(out, hs[i])
-		}
 	}
 	local.SortHistoricProcessInstances(q, out)
 	return local.Page(out, q.FirstResult, q.MaxResults), nil
@@ -103,6 +127,9 @@ func (s *Store) HistoricProcessInstances(ctx context.Context, q engine.HistoricP
 
 // HistoricTasks lists historic user tasks.
 func (s *Store) HistoricTasks(ctx context.Context, q engine.HistoricTaskQuery) ([]engine.HistoricTask, error) {
+	if q.MaxResults < 0 {
+		return nil, ctx.Err()
+	}
 	w := &where{}
 	w.eq("h.id", q.TaskID)
 	w.eq("h.instance_id", q.ProcessInstanceID)
@@ -115,26 +142,43 @@ func (s *Store) HistoricTasks(ctx context.Context, q engine.HistoricTaskQuery) (
 		w.add("NOT h.finished")
 	}
 	histVarFilters(w, "h.instance_id", q.ProcessVariables)
-	hs, err := scan(ctx, s, "historic task", "SELECT h.doc FROM engine_hist_tasks h"+w.String()+" ORDER BY h.seq",
-		w.args, docRow(func(p htaskDoc) engine.HistoricTask { return engine.HistoricTask(p) }))
+	// SQL sorts as SortHistoricTasks does where it can (insertion order,
+	// endTime with unfinished tasks first ascending and last descending,
+	// ties in insertion order), so that a page stops reading early.
+	order, n := " ORDER BY h.seq", need(q.FirstResult, q.MaxResults)
+	switch {
+	case q.SortBy == "":
+	case q.SortBy == "endTime" && q.SortOrder == "desc":
+		order = " ORDER BY h.end_ns DESC NULLS LAST, h.seq"
+	case q.SortBy == "endTime":
+		order = " ORDER BY h.end_ns ASC NULLS FIRST, h.seq"
+	default:
+		n = 0
+	}
+	out, err := windowed(ctx, s, "historic task", "SELECT h.doc FROM engine_hist_tasks h"+w.String()+order,
+		w.args, n, docRow(func(p htaskDoc) engine.HistoricTask { return engine.HistoricTask(p) }),
+		func(hs []engine.HistoricTask) ([]engine.HistoricTask, error) {
+			var vars map[string]engine.Variables
+			if len(q.ProcessVariables) > 0 && len(hs) > 0 {
+				ids := make([]string, 0, len(hs))
+				for i := range hs {
+					ids = append(ids, hs[i].ProcessInstanceID)
+				}
+				var err error
+				if vars, err = s.histVars(ctx, ids); err != nil {
+					return nil, err
+				}
+			}
+			kept := hs[:0]
+			for i := range hs {
+				if local.MatchHistoricTask(q, &hs[i], vars[hs[i].ProcessInstanceID]) {
+					kept = append(kept, hs[i])
+				}
+			}
+			return kept, nil
+		})
 	if err != nil {
 		return nil, err
-	}
-	var vars map[string]engine.Variables
-	if len(q.ProcessVariables) > 0 && len(hs) > 0 {
-		ids := make([]string, 0, len(hs))
-		for i := range hs {
-			ids = append(ids, hs[i].ProcessInstanceID)
-		}
-		if vars, err = s.histVars(ctx, ids); err != nil {
-			return nil, err
-		}
-	}
-	out := hs[:0]
-	for i := range hs {
-		if local.MatchHistoricTask(q, &hs[i], vars[hs[i].ProcessInstanceID]) {
-			out = append(out, hs[i])
-		}
 	}
 	local.SortHistoricTasks(q, out)
 	return local.Page(out, q.FirstResult, q.MaxResults), nil
@@ -142,13 +186,20 @@ func (s *Store) HistoricTasks(ctx context.Context, q engine.HistoricTaskQuery) (
 
 // HistoricVariables lists historic variables.
 func (s *Store) HistoricVariables(ctx context.Context, q engine.HistoricVariableQuery) ([]engine.HistoricVariable, error) {
+	if q.MaxResults < 0 {
+		return nil, ctx.Err()
+	}
 	w := &where{}
 	w.eq("name", q.VariableName)
 	w.eq("instance_id", q.ProcessInstanceID)
 	w.in("instance_id", q.ProcessInstanceIDIn)
 	w.eq("definition_key", q.ProcessDefinitionKey)
-	hs, err := scan(ctx, s, "historic variable", "SELECT doc, create_time FROM engine_hist_variables"+w.String()+" ORDER BY seq",
-		w.args, func(rows pgx.Rows) (engine.HistoricVariable, error) {
+	n := 0
+	if q.SortBy == "" {
+		n = need(q.FirstResult, q.MaxResults)
+	}
+	out, err := windowed(ctx, s, "historic variable", "SELECT doc, create_time FROM engine_hist_variables"+w.String()+" ORDER BY seq",
+		w.args, n, func(rows pgx.Rows) (engine.HistoricVariable, error) {
 			var doc []byte
 			var created string
 			if err := rows.Scan(&doc, &created); err != nil {
@@ -160,15 +211,9 @@ func (s *Store) HistoricVariables(ctx context.Context, q engine.HistoricVariable
 			}
 			// the row's first CreateTime, which an update leaves
 			return v, v.CreateTime.UnmarshalText([]byte(created))
-		})
+		}, keepIf(func(v *engine.HistoricVariable) bool { return local.MatchHistoricVariable(q, v) }))
 	if err != nil {
 		return nil, err
-	}
-	out := hs[:0]
-	for i := range hs {
-		if local.MatchHistoricVariable(q, &hs[i]) {
-			out = append(out, hs[i])
-		}
 	}
 	local.SortHistoricVariables(q, out)
 	return local.Page(out, q.FirstResult, q.MaxResults), nil
@@ -176,19 +221,21 @@ func (s *Store) HistoricVariables(ctx context.Context, q engine.HistoricVariable
 
 // HistoricActivities lists historic activity instances.
 func (s *Store) HistoricActivities(ctx context.Context, q engine.HistoricActivityQuery) ([]engine.HistoricActivity, error) {
+	if q.MaxResults < 0 {
+		return nil, ctx.Err()
+	}
 	w := &where{}
 	w.eq("id", q.ActivityInstanceID)
 	w.eq("instance_id", q.ProcessInstanceID)
-	hs, err := scan(ctx, s, "historic activity", "SELECT doc FROM engine_hist_activities"+w.String()+" ORDER BY seq",
-		w.args, docRow(func(p hactDoc) engine.HistoricActivity { return engine.HistoricActivity(p) }))
+	n := 0
+	if q.SortBy == "" {
+		n = need(q.FirstResult, q.MaxResults)
+	}
+	out, err := windowed(ctx, s, "historic activity", "SELECT doc FROM engine_hist_activities"+w.String()+" ORDER BY seq",
+		w.args, n, docRow(func(p hactDoc) engine.HistoricActivity { return engine.HistoricActivity(p) }),
+		keepIf(func(a *engine.HistoricActivity) bool { return local.MatchHistoricActivity(q, a) }))
 	if err != nil {
 		return nil, err
-	}
-	out := hs[:0]
-	for i := range hs {
-		if local.MatchHistoricActivity(q, &hs[i]) {
-			out = append(out, hs[i])
-		}
 	}
 	local.SortHistoricActivities(q, out)
 	return local.Page(out, q.FirstResult, q.MaxResults), nil
@@ -196,26 +243,27 @@ func (s *Store) HistoricActivities(ctx context.Context, q engine.HistoricActivit
 
 // HistoricDecisions lists decision evaluations with their inputs and outputs.
 func (s *Store) HistoricDecisions(ctx context.Context, q engine.HistoricDecisionQuery) ([]engine.HistoricDecision, error) {
+	if q.MaxResults < 0 {
+		return nil, ctx.Err()
+	}
 	w := &where{}
 	w.eq("id", q.DecisionInstanceID)
 	w.eq("instance_id", q.ProcessInstanceID)
 	w.eq("definition_key", q.ProcessDefinitionKey)
-	hs, err := scan(ctx, s, "historic decision", "SELECT doc FROM engine_hist_decisions"+w.String()+" ORDER BY seq",
-		w.args, func(rows pgx.Rows) (engine.HistoricDecision, error) {
+	n := 0
+	if q.SortBy == "" {
+		n = need(q.FirstResult, q.MaxResults)
+	}
+	out, err := windowed(ctx, s, "historic decision", "SELECT doc FROM engine_hist_decisions"+w.String()+" ORDER BY seq",
+		w.args, n, func(rows pgx.Rows) (engine.HistoricDecision, error) {
 			var doc []byte
 			if err := rows.Scan(&doc); err != nil {
 				return engine.HistoricDecision{}, err
 			}
 			return decodeDecision(doc)
-		})
+		}, keepIf(func(d *engine.HistoricDecision) bool { return local.MatchHistoricDecision(q, d) }))
 	if err != nil {
 		return nil, err
-	}
-	out := hs[:0]
-	for i := range hs {
-		if local.MatchHistoricDecision(q, &hs[i]) {
-			out = append(out, hs[i])
-		}
 	}
 	local.SortHistoricDecisions(q, out)
 	return local.Page(out, q.FirstResult, q.MaxResults), nil

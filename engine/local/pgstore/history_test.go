@@ -11,6 +11,8 @@ import (
 
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/engine/local"
+	"github.com/regelkit/regelkit/engine/local/pgstore"
+	"github.com/regelkit/regelkit/engine/local/pgstore/pgtest"
 )
 
 // historyFixture: four instances with tasks, activities, decisions and
@@ -168,4 +170,66 @@ func idsOf[T any](xs []T, id func(T) string) []string {
 		out = append(out, id(x))
 	}
 	return out
+}
+
+// TestHistoryPagesReadLittle: a page near the top of a long history
+// listing is answered from the first rows in SQL order, within a MaxScan
+// far below the listing's length, and equals the memory store's page.
+func TestHistoryPagesReadLittle(t *testing.T) {
+	ctx := context.Background()
+	db := pgtest.New(t)
+	pg, err := pgstore.Open(ctx, db.Pool(t), pgstore.Options{MaxScan: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := local.NewMemoryStore(local.MemoryOptions{})
+	t0 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	var h local.HistoryChange
+	for i := range 2000 {
+		id := fmt.Sprintf("i%04d", i)
+		name := "b"
+		if i%10 == 0 {
+			name = "a"
+		}
+		h.Variables = append(h.Variables, engine.HistoricVariable{ID: "v" + id, Name: name, Value: engine.Integer(int32(i)),
+			ProcessInstanceID: id, ProcessDefinitionKey: "P", State: "CREATED", CreateTime: t0})
+		ht := engine.HistoricTask{ID: "t" + id, ProcessInstanceID: id, ProcessDefinitionKey: "P", StartTime: t0}
+		if i%3 != 0 {
+			end := t0.Add(time.Duration(i%700) * time.Second) // ties in end time, some unfinished
+			ht.EndTime = &end
+		}
+		h.Tasks = append(h.Tasks, ht)
+	}
+	for _, s := range []local.Store{pg, mem} {
+		if err := s.Commit(ctx, local.Change{History: h}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vq := engine.HistoricVariableQuery{VariableNameLike: "a%", FirstResult: 30, MaxResults: 15}
+	got, err := pg.HistoricVariables(ctx, vq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := mem.HistoricVariables(ctx, vq)
+	if d := cmp.Diff(ref, got); d != "" {
+		t.Errorf("variables page (-memory +PostgreSQL):\n%s", d)
+	}
+	if len(got) != 15 || got[0].ID != "vi0300" {
+		t.Errorf("variables page starts at %v (%d rows), want vi0300 (15)", idsOf(got, func(v engine.HistoricVariable) string { return v.ID })[:1], len(got))
+	}
+	for _, order := range []string{"desc", "asc"} {
+		tq := engine.HistoricTaskQuery{ProcessDefinitionKey: "P", SortBy: "endTime", SortOrder: order, FirstResult: 100, MaxResults: 50}
+		got, err := pg.HistoricTasks(ctx, tq)
+		if err != nil {
+			t.Fatalf("tasks by endTime %s: %v", order, err)
+		}
+		ref, _ := mem.HistoricTasks(ctx, tq)
+		if d := cmp.Diff(ref, got); d != "" {
+			t.Errorf("tasks by endTime %s (-memory +PostgreSQL):\n%s", order, d)
+		}
+	}
+	// Without a page the listing passes MaxScan and is refused.
+	if _, err := pg.HistoricVariables(ctx, engine.HistoricVariableQuery{VariableNameLike: "a%"}); err == nil {
+		t.Error("an unpaged listing of 2,000 rows passed MaxScan 500")
+	}
 }

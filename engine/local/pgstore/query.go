@@ -62,11 +62,18 @@ func textEq(f engine.VariableFilter) (string, bool) {
 // scan runs a narrowing query and decodes its rows, failing with
 // *ScanLimitError when there are more than MaxScan.
 func scan[T any](ctx context.Context, s *Store, what, sql string, args []any, decode func(pgx.Rows) (T, error)) ([]T, error) {
-	return scanN(ctx, s, what, sql, args, s.limitArg(), decode)
+	out, err := scanN(ctx, s, sql, args, s.limitArg(), decode)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.scanLimit(what, len(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
-// scanN is scan reading at most limit rows (limit ≤ s.limitArg()).
-func scanN[T any](ctx context.Context, s *Store, what, sql string, args []any, limit int64, decode func(pgx.Rows) (T, error)) ([]T, error) {
+// scanN reads at most limit rows of a query; the caller checks MaxScan.
+func scanN[T any](ctx context.Context, s *Store, sql string, args []any, limit int64, decode func(pgx.Rows) (T, error)) ([]T, error) {
 	rows, err := s.pool.Query(ctx, sql+" LIMIT "+strconv.FormatInt(limit, 10), args...)
 	if err != nil {
 		return nil, wrap(err)
@@ -83,10 +90,58 @@ func scanN[T any](ctx context.Context, s *Store, what, sql string, args []any, l
 	if err := rows.Err(); err != nil {
 		return nil, wrap(err)
 	}
-	if err := s.scanLimit(what, len(out)); err != nil {
-		return nil, err
-	}
 	return out, nil
+}
+
+// windowed answers a paged query whose SQL order is the order the Go
+// half sorts in: it reads the rows in windows (OFFSET/LIMIT, growing),
+// keeps those keep accepts, and stops once it has need of them, so that a
+// page near the top of a long listing reads little more than the page.
+// need <= 0 reads everything (up to MaxScan). Every row read counts
+// against MaxScan.
+func windowed[T any](ctx context.Context, s *Store, what, sql string, args []any, need int,
+	decode func(pgx.Rows) (T, error), keep func([]T) ([]T, error)) ([]T, error) {
+	if need <= 0 {
+		rows, err := scan(ctx, s, what, sql, args, decode)
+		if err != nil {
+			return nil, err
+		}
+		return keep(rows)
+	}
+	var out []T
+	read, size := 0, max(2*need, 100)
+	for {
+		limit := int64(size)
+		if s.maxScan >= 0 {
+			limit = min(limit, int64(s.maxScan-read+1))
+		}
+		rows, err := scanN(ctx, s, sql+offsetSQL(read), args, limit, decode)
+		if err != nil {
+			return nil, err
+		}
+		read += len(rows)
+		kept, err := keep(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, kept...)
+		if len(out) >= need || int64(len(rows)) < limit {
+			return out, nil
+		}
+		// more to read, and MaxScan rows read without filling the page
+		if err := s.scanLimit(what, read); err != nil {
+			return nil, err
+		}
+		size *= 2
+	}
+}
+
+// need is how many matching rows a page needs from the top: 0 for all.
+func need(first, maxResults int) int {
+	if maxResults <= 0 {
+		return 0
+	}
+	return first + maxResults
 }
 
 // offsetSQL is the OFFSET clause of a page.
@@ -314,8 +369,15 @@ func (s *Store) Tasks(ctx context.Context, q engine.TaskQuery) ([]local.TaskReco
 	}
 	w, exact := taskWhere(q)
 	if exact {
-		return scanN(ctx, s, "tasks", "SELECT t.version, t.doc FROM engine_tasks t"+w.String()+" ORDER BY t.seq"+
+		ts, err := scanN(ctx, s, "SELECT t.version, t.doc FROM engine_tasks t"+w.String()+" ORDER BY t.seq"+
 			offsetSQL(q.FirstResult), w.args, s.pageLimit(q.MaxResults), decodeTaskRow)
+		if err == nil {
+			err = s.scanLimit("tasks", len(ts))
+		}
+		if err != nil {
+			return nil, err
+		}
+		return ts, nil
 	}
 	ts, err := s.matchTasks(ctx, q, w)
 	if err != nil {

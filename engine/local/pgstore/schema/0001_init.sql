@@ -131,9 +131,11 @@ CREATE TABLE engine_hist_tasks (
 	instance_id    text      NOT NULL,
 	definition_key text      NOT NULL,
 	finished       boolean   NOT NULL,
+	end_ns         bigint, -- EndTime in Unix nanoseconds: the order of sortBy=endTime
 	doc            bytea     NOT NULL
 );
 CREATE INDEX engine_hist_tasks_instance ON engine_hist_tasks (instance_id);
+CREATE INDEX engine_hist_tasks_end ON engine_hist_tasks (end_ns DESC NULLS LAST, seq);
 CREATE INDEX engine_hist_tasks_definition_key ON engine_hist_tasks (definition_key);
 
 -- The latest value of each variable of running and ended instances.
