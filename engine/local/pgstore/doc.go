@@ -49,7 +49,10 @@
 // engine/local's Match…, Sort… and Page helpers to the rest, so each
 // filter means exactly what it means in the memory store. A task query
 // that SQL expresses whole (no variable, name or business-key filter and
-// no sorting) is also counted and paged in SQL. A variable filter
+// no sorting) is also counted and paged in SQL. A paged history query
+// in insertion order (and historic tasks by endTime, the business API's
+// task history) reads its rows in that order in growing windows and
+// stops once the page is full. A variable filter
 // "municipality eq <text>" reads the municipality index: the tasks with
 // that text, and those MatchVariable may still accept (no or a null
 // municipality, or a number equal to a numeric text: "0363" and 363),
@@ -61,7 +64,8 @@
 //
 // A query reads at most Options.MaxScan rows (default 200,000) before its
 // Go half; a query that would read more fails with *ScanLimitError (a
-// LimitExceeded error servers map to 400) instead of holding them all.
+// LimitExceeded error servers map to 400) instead of holding them all. A
+// windowed page counts only the rows it read.
 // The business API's task list reads the rows of one municipality: 1,000
 // of 100,000 open tasks, 500 of them returned, in about 14 ms on the
 // development machine under load (BenchmarkTaskListOfMunicipality). Options.MaxInstances and MaxTasks
