@@ -127,6 +127,10 @@
 // tasks end with deleteReason "completed" or the cancellation's reason;
 // historic variables hold the latest value per instance and name.
 //
+// A Store implementation proves the contract with the conformance suite
+// engine/local/storetest, and the engine on it with the behavioural suite
+// engine/internal/enginetest.Processes.
+//
 // Engines sharing a store see each other at once for everything the
 // store answers (definitions by id or key, instances, tasks, history);
 // the decision repository and parsed models are per engine and load the

@@ -107,7 +107,8 @@ func (s scopeVars) Variable(name string) (any, bool) { v, ok := s[name]; return 
 
 // deployedForm resolves a camunda:formRef (binding latest, deployment or
 // version: among the .form resources whose "id" is the ref, in the
-// definition's deployment or the definition's tenant) or a
+// definition's deployment, or in the definition's tenant and then in no
+// tenant, versions counted in deployment order) or a
 // camunda:formKey "embedded:deployment:…" / "camunda-forms:deployment:…"
 // (a resource of the definition's deployment).
 func (e *Engine) deployedForm(ctx context.Context, pd *procDef, f *bpmn.Form, sc bpmn.Variables) (engine.Form, error) {
@@ -156,19 +157,26 @@ func (e *Engine) formByRef(ctx context.Context, pd *procDef, ref, binding string
 	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	var found []engine.Resource
-	for _, d := range e.deployments {
-		if binding == "deployment" && d.dep.ID != pd.def.DeploymentID {
-			continue
-		}
-		if binding != "deployment" && d.dep.TenantID != pd.def.TenantID {
-			continue
-		}
-		for _, r := range d.resources {
-			if formID(r) == ref {
-				found = append(found, r)
+	collect := func(tenant string) []engine.Resource {
+		var found []engine.Resource
+		for _, d := range e.deployments {
+			if binding == "deployment" && d.dep.ID != pd.def.DeploymentID {
+				continue
+			}
+			if binding != "deployment" && d.dep.TenantID != tenant {
+				continue
+			}
+			for _, r := range d.resources {
+				if formID(r) == ref {
+					found = append(found, r)
+				}
 			}
 		}
+		return found
+	}
+	found := collect(pd.def.TenantID)
+	if len(found) == 0 && binding != "deployment" && pd.def.TenantID != "" {
+		found = collect("") // the definition's tenant first, then no tenant
 	}
 	var r *engine.Resource
 	switch {

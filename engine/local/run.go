@@ -178,9 +178,9 @@ type cmd struct {
 }
 
 func (e *Engine) newCmd(ctx context.Context) *cmd {
-	return &cmd{e: e, ctx: ctx, now: e.now(), lim: e.opts.ProcessLimits.resolved(), insts: map[string]*irun{},
-		actIdx: map[string]int{}, htaskIdx: map[string]int{}, taskIdx: map[string]int{}, extIdx: map[string]int{},
-		delTask: map[string]bool{}, delExt: map[string]bool{}}
+	return &cmd{e: e, ctx: ctx, now: e.now(), lim: e.opts.ProcessLimits.resolved(), insts: make(map[string]*irun, 2),
+		actIdx: make(map[string]int, 8), htaskIdx: make(map[string]int, 1), taskIdx: make(map[string]int, 1),
+		extIdx: map[string]int{}, delTask: map[string]bool{}, delExt: map[string]bool{}}
 }
 
 // command runs f as one step, re-applying it after a version conflict.

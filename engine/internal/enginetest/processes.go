@@ -493,6 +493,32 @@ func testSubprocess(t *testing.T, e engine.ProcessEngine) {
 		"StartEvent_Bezoek:startEvent", "Activity_Inspecteren:userTask", "Activity_Flora:manualTask",
 		"Gateway_Join:parallelGateway", "Activity_Verslag:scriptTask", "EndEvent_Bezoek:noneEndEvent",
 		"Gateway_Join:parallelGateway", "EndEvent_Inspectie:noneEndEvent"})
+	// activities inside the embedded sub-process hang under its activity instance
+	cas, _ := e.HistoricActivities(ctx, engine.HistoricActivityQuery{ProcessInstanceID: child.ID})
+	parentOf := map[string]string{}
+	actID := map[string]string{}
+	for _, a := range cas {
+		parentOf[a.ActivityID] = a.ParentActivityInstanceID
+		actID[a.ActivityID] = a.ID
+		if a.ProcessDefinitionKey != "BoomInspectieProcess" || a.EndTime == nil || a.DurationInMillis == nil {
+			t.Errorf("activity %s: %+v", a.ActivityID, a)
+		}
+	}
+	for _, inner := range []string{"StartEvent_Bezoek", "Activity_Inspecteren", "Activity_Verslag", "EndEvent_Bezoek"} {
+		if parentOf[inner] != actID["Activity_Bezoek"] {
+			t.Errorf("parent of %s = %q, want the sub-process's activity instance %q", inner, parentOf[inner], actID["Activity_Bezoek"])
+		}
+	}
+	for _, outer := range []string{"StartEvent_Inspectie", "Activity_Bezoek", "Activity_Flora"} {
+		if parentOf[outer] != child.ID {
+			t.Errorf("parent of %s = %q, want the process instance %q", outer, parentOf[outer], child.ID)
+		}
+	}
+	hts, _ := e.HistoricTasks(ctx, engine.HistoricTaskQuery{ProcessInstanceID: child.ID})
+	if len(hts) != 1 || hts[0].TaskDefinitionKey != "Activity_Inspecteren" || hts[0].DeleteReason != "completed" ||
+		hts[0].ProcessDefinitionKey != "BoomInspectieProcess" || hts[0].RootProcessInstanceID != parent.ID || hts[0].ActivityInstanceID != actID["Activity_Inspecteren"] {
+		t.Errorf("historic task = %+v", hts)
+	}
 	// variables="all" out: the child's variables are the parent's now
 	pv := vars(t, e, parent.ID)
 	checkVar(t, pv, "inspectieAfgerond", engine.Boolean(true))
