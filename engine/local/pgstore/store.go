@@ -306,23 +306,10 @@ func (s *Store) deployments(ctx context.Context, where string, arg any) ([]local
 	return out, nil
 }
 
-// queryRows runs a query whose size the schema bounds (a deployment's
-// resources, the deployments) and decodes every row.
+// queryRows reads every row of a query whose size MaxScan does not
+// bound (a deployment's resources; deployments, bounded by the engine).
 func queryRows[T any](ctx context.Context, s *Store, sql string, args []any, decode func(pgx.Rows) (T, error)) ([]T, error) {
-	rows, err := s.pool.Query(ctx, sql, args...)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		v, err := decode(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, wrap(rows.Err())
+	return scanN(ctx, s, sql, args, 1<<62, decode)
 }
 
 func collectDefinitions(rows pgx.Rows) ([]engine.ProcessDefinition, error) {
