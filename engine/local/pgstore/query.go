@@ -187,6 +187,9 @@ func (s *Store) Instance(ctx context.Context, id string) (local.InstanceRecord, 
 
 // Instances lists running instances in start order, or as the query sorts.
 func (s *Store) Instances(ctx context.Context, q engine.ProcessInstanceQuery) ([]local.InstanceRecord, error) {
+	if q.MaxResults < 0 {
+		return nil, ctx.Err()
+	}
 	w := &where{}
 	w.in("id", q.ProcessInstanceIDs)
 	w.eq("business_key", q.BusinessKey)
@@ -202,16 +205,14 @@ func (s *Store) Instances(ctx context.Context, q engine.ProcessInstanceQuery) ([
 		w.add("tenant_id = ''")
 	}
 	w.in("tenant_id", q.TenantIDIn)
-	rs, err := scan(ctx, s, "process instance", "SELECT "+instanceCols+" FROM engine_instances"+w.String()+" ORDER BY seq",
-		w.args, decodeInstanceRow)
+	n := 0
+	if q.SortBy == "" && len(q.Sorting) == 0 {
+		n = need(q.FirstResult, q.MaxResults)
+	}
+	out, err := windowed(ctx, s, "process instance", "SELECT "+instanceCols+" FROM engine_instances"+w.String()+" ORDER BY seq",
+		w.args, n, decodeInstanceRow, keepIf(func(r *local.InstanceRecord) bool { return local.MatchInstance(q, r) }))
 	if err != nil {
 		return nil, err
-	}
-	out := rs[:0]
-	for i := range rs {
-		if local.MatchInstance(q, &rs[i]) {
-			out = append(out, rs[i])
-		}
 	}
 	local.SortInstances(q, out)
 	return local.Page(out, q.FirstResult, q.MaxResults), nil
@@ -379,7 +380,11 @@ func (s *Store) Tasks(ctx context.Context, q engine.TaskQuery) ([]local.TaskReco
 		}
 		return ts, nil
 	}
-	ts, err := s.matchTasks(ctx, q, w)
+	n := 0
+	if q.SortBy == "" && len(q.Sorting) == 0 {
+		n = need(q.FirstResult, q.MaxResults)
+	}
+	ts, err := s.matchTasks(ctx, q, w, n)
 	if err != nil {
 		return nil, err
 	}
@@ -395,21 +400,29 @@ func (s *Store) TaskCount(ctx context.Context, q engine.TaskQuery) (int, error) 
 		err := s.pool.QueryRow(ctx, "SELECT count(*) FROM engine_tasks t"+w.String(), w.args...).Scan(&n)
 		return n, wrap(err)
 	}
-	ts, err := s.matchTasks(ctx, q, w)
+	ts, err := s.matchTasks(ctx, q, w, 0)
 	return len(ts), err
 }
 
-// matchTasks reads the rows w narrows to and keeps those MatchTask
-// accepts. A variable filter needs the instance's variables, read in a
-// second query for the rows that need them: none of those whose
-// municipality column SQL already matched, when that is the only filter.
-func (s *Store) matchTasks(ctx context.Context, q engine.TaskQuery, w *where) ([]local.TaskRecord, error) {
-	ts, err := scan(ctx, s, "tasks", "SELECT t.version, t.doc FROM engine_tasks t"+w.String()+" ORDER BY t.seq", w.args, decodeTaskRow)
-	if err != nil || len(ts) == 0 {
-		return nil, err
+// matchTasks reads the rows w narrows to, in creation order (windowed
+// until it has need of them, see windowed), and keeps those MatchTask
+// accepts.
+func (s *Store) matchTasks(ctx context.Context, q engine.TaskQuery, w *where, need int) ([]local.TaskRecord, error) {
+	return windowed(ctx, s, "tasks", "SELECT t.version, t.doc FROM engine_tasks t"+w.String()+" ORDER BY t.seq",
+		w.args, need, decodeTaskRow, func(ts []local.TaskRecord) ([]local.TaskRecord, error) { return s.keepTasks(ctx, q, ts) })
+}
+
+// keepTasks keeps the tasks MatchTask accepts. A variable filter needs
+// the instance's variables, read in a second query for the rows that
+// need them: none of those whose municipality column is the filter's
+// text, when that is the only filter.
+func (s *Store) keepTasks(ctx context.Context, q engine.TaskQuery, ts []local.TaskRecord) ([]local.TaskRecord, error) {
+	if len(ts) == 0 {
+		return nil, nil
 	}
 	muni, onlyMuni := municipalityText(q.ProcessVariables)
 	var vars map[string]engine.Variables
+	var err error
 	if len(q.ProcessVariables) > 0 {
 		var ids []string
 		for i := range ts {

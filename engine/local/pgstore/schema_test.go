@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -166,6 +167,11 @@ func TestMaxScan(t *testing.T) {
 	ts, err := s.Tasks(ctx, engine.TaskQuery{FirstResult: 6, MaxResults: 3})
 	if err != nil || len(ts) != 3 || ts[0].Task.ID != "t6" {
 		t.Errorf("a page of 3: %v, %v", taskRecordIDs(ts), err)
+	}
+	// A page that Go filters reads only the rows it needs.
+	ts, err = s.Tasks(ctx, engine.TaskQuery{NameLike: "Beoor%", FirstResult: 1, MaxResults: 2})
+	if err != nil || !slices.Equal(taskRecordIDs(ts), []string{"t1", "t2"}) {
+		t.Errorf("a filtered page of 2: %v, %v; want t1 t2", taskRecordIDs(ts), err)
 	}
 	n, err := s.TaskCount(ctx, engine.TaskQuery{})
 	if err != nil || n != 10 {
