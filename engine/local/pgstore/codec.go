@@ -24,19 +24,24 @@ type (
 	hdecFields    engine.HistoricDecision
 	hdecInputDoc  engine.HistoricDecisionInput
 	hdecOutputDoc engine.HistoricDecisionOutput
+	formRefDoc    engine.FormRef
 )
 
-// taskDoc is a TaskRecord without its Version (a column).
+// taskDoc is a TaskRecord without its Version (a column), the task's
+// FormRef in plain form too.
 type taskDoc struct {
 	Task                              taskFields
+	FormRef                           *formRefDoc
 	ProcessDefinitionKey, BusinessKey string
 	Municipality                      string
 	ActivityInstanceID                string
 }
 
 func encodeTask(r *local.TaskRecord) ([]byte, error) {
-	return json.Marshal(taskDoc{Task: taskFields(r.Task), ProcessDefinitionKey: r.ProcessDefinitionKey,
-		BusinessKey: r.BusinessKey, Municipality: r.Municipality, ActivityInstanceID: r.ActivityInstanceID})
+	d := taskDoc{Task: taskFields(r.Task), ProcessDefinitionKey: r.ProcessDefinitionKey,
+		BusinessKey: r.BusinessKey, Municipality: r.Municipality, ActivityInstanceID: r.ActivityInstanceID}
+	d.Task.FormRef, d.FormRef = nil, (*formRefDoc)(r.Task.FormRef)
+	return json.Marshal(d)
 }
 
 func decodeTask(data []byte, version int64) (local.TaskRecord, error) {
@@ -44,8 +49,10 @@ func decodeTask(data []byte, version int64) (local.TaskRecord, error) {
 	if err := json.Unmarshal(data, &d); err != nil {
 		return local.TaskRecord{}, err
 	}
-	return local.TaskRecord{Version: version, Task: engine.Task(d.Task), ProcessDefinitionKey: d.ProcessDefinitionKey,
-		BusinessKey: d.BusinessKey, Municipality: d.Municipality, ActivityInstanceID: d.ActivityInstanceID}, nil
+	r := local.TaskRecord{Version: version, Task: engine.Task(d.Task), ProcessDefinitionKey: d.ProcessDefinitionKey,
+		BusinessKey: d.BusinessKey, Municipality: d.Municipality, ActivityInstanceID: d.ActivityInstanceID}
+	r.Task.FormRef = (*engine.FormRef)(d.FormRef)
+	return r, nil
 }
 
 // hdecDoc is a HistoricDecision with its inputs and outputs in plain form.
