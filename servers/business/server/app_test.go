@@ -13,9 +13,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/regelkit/regelkit/engine/local/pgstore/pgtest"
 	"github.com/regelkit/regelkit/servers/internal/apitest"
 	"github.com/regelkit/regelkit/servers/internal/auth"
-	"github.com/regelkit/regelkit/servers/internal/pgtest"
 )
 
 // TestMain stops the throwaway PostgreSQL cluster (started on first use by

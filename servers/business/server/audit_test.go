@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/regelkit/regelkit/engine/local/pgstore/pgtest"
 	"github.com/regelkit/regelkit/servers/internal/auth"
-	"github.com/regelkit/regelkit/servers/internal/pgtest"
 )
 
 type auditItem struct {

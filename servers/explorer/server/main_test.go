@@ -3,7 +3,7 @@ package server
 import (
 	"testing"
 
-	"github.com/regelkit/regelkit/servers/internal/pgtest"
+	"github.com/regelkit/regelkit/engine/local/pgstore/pgtest"
 )
 
 // TestMain stops the throwaway PostgreSQL cluster (started on first use by

@@ -13,7 +13,7 @@ import (
 	"github.com/regelkit/regelkit/examples"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 
-	"github.com/regelkit/regelkit/servers/internal/pgtest"
+	"github.com/regelkit/regelkit/engine/local/pgstore/pgtest"
 )
 
 // These tests check that the capability packages are mounted in the

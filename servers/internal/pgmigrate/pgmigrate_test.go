@@ -7,8 +7,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/regelkit/regelkit/engine/local/pgstore/pgtest"
 	"github.com/regelkit/regelkit/servers/internal/pgmigrate"
-	"github.com/regelkit/regelkit/servers/internal/pgtest"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }

@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/regelkit/regelkit/servers/internal/pgtest"
+	"github.com/regelkit/regelkit/engine/local/pgstore/pgtest"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/regelkit/regelkit/servers/internal/pgtest"
+	"github.com/regelkit/regelkit/engine/local/pgstore/pgtest"
 )
 
 func benchStore(b *testing.B) *Store {

@@ -21,6 +21,6 @@
 // row; deleting an absent id succeeds (idempotent), deleting a read-only row
 // answers 409 READONLY_ASSET and keeps it.
 //
-// Benchmarks against a real PostgreSQL (servers/internal/pgtest) measure
+// Benchmarks against a real PostgreSQL (engine/local/pgstore/pgtest) measure
 // an upsert and a listing: go test -run XXX -bench . ./servers/explorer/internal/assets
 package assets
