@@ -594,3 +594,28 @@ func sortedNames(row map[string]engine.Variable) []string {
 	sort.Strings(names)
 	return names
 }
+
+// Route is one path NewHandler serves: a method and a path template with
+// the base path (gorilla/mux syntax, e.g. /engine-rest/task/{id}/claim).
+type Route struct {
+	Method, Path string
+}
+
+// Routes lists, in registration order, the routes NewHandler(e, opts)
+// serves, so that a server documents exactly what it mounts.
+func Routes(e engine.Engine, opts Options) []Route {
+	h := NewHandler(e, opts).(*handler)
+	var out []Route
+	_ = h.r.Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+		p, err := r.GetPathTemplate()
+		if err != nil {
+			return nil
+		}
+		ms, _ := r.GetMethods()
+		for _, m := range ms {
+			out = append(out, Route{Method: m, Path: p})
+		}
+		return nil
+	})
+	return out
+}

@@ -14,11 +14,11 @@ import (
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/engine/local"
 	"github.com/regelkit/regelkit/engine/operaton"
-	"github.com/regelkit/regelkit/engine/rest"
 	"github.com/regelkit/regelkit/examples"
 	"github.com/regelkit/regelkit/servers/business/internal/public"
 	"github.com/regelkit/regelkit/servers/business/internal/tracker"
 	"github.com/regelkit/regelkit/servers/internal/auth"
+	"github.com/regelkit/regelkit/servers/internal/enginehttp"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 	"github.com/regelkit/regelkit/servers/internal/metrics"
 	"github.com/regelkit/regelkit/servers/internal/openapi"
@@ -247,21 +247,5 @@ func (a *app) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {
 // mountEngineREST serves the embedded engine under Operaton's paths, with no
 // token: it is off outside development unless ENGINE_REST=true.
 func (a *app) mountEngineREST(r *httpapi.Router) {
-	h := rest.NewHandler(a.engine, rest.Options{BasePath: engineRESTPath, Logger: a.logger})
-	r.Mux().PathPrefix(engineRESTPath + "/").Handler(h)
-	doc := r.Doc()
-	for _, op := range []struct{ method, path, summary string }{
-		{"GET", "/version", "Engine version"},
-		{"GET", "/decision-definition", "Query decision definitions"},
-		{"GET", "/decision-definition/key/{key}", "Latest decision definition by key"},
-		{"POST", "/decision-definition/key/{key}/evaluate", "Evaluate the latest version by key: {variables: {name: {value, type}}} → result rows"},
-		{"POST", "/decision-definition/key/{key}/tenant-id/{tenantId}/evaluate", "Evaluate by key and tenant"},
-	} {
-		doc.Add(op.method, engineRESTPath+op.path, openapi.Operation{
-			Summary:     op.summary,
-			Description: "The embedded engine under Operaton (Camunda 7) REST paths, without a token; errors are {type, message}.",
-			Tags:        []string{"engine (Operaton-compatible)"},
-			Responses:   map[string]openapi.Response{"200": {Description: "Operaton JSON"}, "default": {Description: "{type, message}"}},
-		})
-	}
+	enginehttp.Mount(r, a.engine, enginehttp.Options{BasePath: engineRESTPath, CORSOrigins: a.cfg.CORSOrigins, Logger: a.logger})
 }

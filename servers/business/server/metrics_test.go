@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/regelkit/regelkit/engine/local/pgstore/pgtest"
 	"github.com/regelkit/regelkit/servers/internal/metrics"
 	"github.com/regelkit/regelkit/servers/internal/metrics/metricstest"
-	"github.com/regelkit/regelkit/servers/internal/pgtest"
 )
 
 // send makes one request through the business API's real handler.

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/regelkit/regelkit/engine"
+	"github.com/regelkit/regelkit/engine/local/pgstore/pgtest"
 	"github.com/regelkit/regelkit/servers/internal/auth"
-	"github.com/regelkit/regelkit/servers/internal/pgtest"
 )
 
 // waitLog waits for the (asynchronous) audit writer to log want.

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/regelkit/regelkit/engine"
+	"github.com/regelkit/regelkit/engine/local/pgstore/pgtest"
 	"github.com/regelkit/regelkit/servers/internal/metrics/metricstest"
-	"github.com/regelkit/regelkit/servers/internal/pgtest"
 )
 
 // get sends one request through the explorer's real handler.
