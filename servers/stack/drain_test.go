@@ -18,12 +18,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/regelkit/regelkit/engine/local/pgstore/pgtest"
 	business "github.com/regelkit/regelkit/servers/business/server"
 	editor "github.com/regelkit/regelkit/servers/editor/server"
 	explorer "github.com/regelkit/regelkit/servers/explorer/server"
 	"github.com/regelkit/regelkit/servers/internal/lifecycle"
 	"github.com/regelkit/regelkit/servers/internal/lifecycle/lifecycletest"
-	"github.com/regelkit/regelkit/servers/internal/pgtest"
 	rules "github.com/regelkit/regelkit/servers/rules/server"
 )
 
