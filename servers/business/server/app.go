@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -10,9 +11,11 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/regelkit/regelkit/docmgmt"
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/engine/local"
+	"github.com/regelkit/regelkit/engine/local/pgstore"
 	"github.com/regelkit/regelkit/engine/operaton"
 	"github.com/regelkit/regelkit/examples"
 	"github.com/regelkit/regelkit/servers/business/internal/public"
@@ -63,10 +66,12 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 	a := &app{cfg: cfg, logger: logger, started: time.Now(), mounted: map[string]string{}}
 	a.metrics = metrics.New(metrics.Options{Server: "business", Config: cfg.Metrics})
 	var err error
-	if a.engine, a.embedded, err = newEngine(ctx, cfg, a.metrics); err != nil {
+	var closeEngine func()
+	if a.engine, a.embedded, closeEngine, err = newEngine(ctx, cfg, a.metrics); err != nil {
 		a.Close()
 		return nil, fmt.Errorf("process engine: %w", err)
 	}
+	a.closers = append(a.closers, closeEngine)
 	a.boardOwners = newBoardOwnerCache(maxBoardOwners)
 	if err := a.newIdentity(ctx); err != nil {
 		a.Close()
@@ -163,34 +168,59 @@ func devKeyPath(cfg *config) (string, error) {
 // newEngine returns the remote Operaton when PROCESS_ENGINE_URL is set, and
 // otherwise the embedded engine (the shared one when the stack injects it)
 // with the example decision models and the localpass process bundle deployed.
-func newEngine(ctx context.Context, cfg *config, m *metrics.Metrics) (engine.ProcessEngine, bool, error) {
+func newEngine(ctx context.Context, cfg *config, m *metrics.Metrics) (_ engine.ProcessEngine, embedded bool, closeEngine func(), err error) {
+	closeEngine = func() {}
 	if cfg.EngineURL != "" && cfg.shared.Engine == nil {
 		c, err := operaton.New(operaton.Config{
 			BaseURL: cfg.EngineURL, Username: cfg.EngineUser, Password: cfg.EnginePassword, Timeout: cfg.EngineTimeout,
 			HTTPClient: m.Client("engine", nil),
 		})
-		return c, false, err
+		return c, false, closeEngine, err
 	}
 	l := cfg.shared.Engine
 	if l == nil {
-		l = local.New(local.Options{Version: "regelkit-" + version})
+		opts := local.Options{Version: "regelkit-" + version}
+		if cfg.EngineDatabaseURL != "" {
+			pc, err := pgxpool.ParseConfig(cfg.EngineDatabaseURL)
+			if err != nil {
+				return nil, false, closeEngine, errors.New("ENGINE_DATABASE_URL cannot be parsed")
+			}
+			pc.ConnConfig.Tracer = m.Database("database")
+			pool, err := pgxpool.NewWithConfig(ctx, pc)
+			if err != nil {
+				return nil, false, closeEngine, err
+			}
+			// Open creates or checks the engine's tables: unlike the audit
+			// log, the engine cannot work without its database.
+			st, err := pgstore.Open(ctx, pool, pgstore.Options{})
+			if err != nil {
+				pool.Close()
+				return nil, false, closeEngine, fmt.Errorf("engine database: %w", err)
+			}
+			opts.Store, closeEngine = st, pool.Close
+		}
+		l = local.New(opts)
+	}
+	fail := func(err error) (engine.ProcessEngine, bool, func(), error) {
+		closeEngine()
+		return nil, false, func() {}, err
 	}
 	var rs []engine.Resource
 	for _, m := range examples.LocalPass {
 		data, err := fs.ReadFile(examples.FS, m.Path)
 		if err != nil {
-			return nil, false, err
+			return fail(err)
 		}
 		rs = append(rs, engine.Resource{Name: filepath.Base(m.Path), Data: data})
 	}
 	if _, err := l.Deploy(ctx, engine.NewDeployment{Name: "localpass", Source: "regelkit-business",
 		EnableDuplicateFiltering: true, Resources: rs}); err != nil {
-		return nil, false, fmt.Errorf("deploying the example models: %w", err)
+		return fail(fmt.Errorf("deploying the example models: %w", err))
 	}
 	if err := deployProcessBundle(ctx, l, "processes/localpass"); err != nil {
-		return nil, false, fmt.Errorf("deploying the example process: %w", err)
+		return fail(fmt.Errorf("deploying the example process: %w", err))
 	}
-	return l, true, nil
+	return l, true, closeEngine, nil
 }
 
 // Close releases the app's resources, last opened first.

@@ -46,11 +46,13 @@ type config struct {
 	EngineTimeout  time.Duration
 	EngineREST     bool // serve the embedded engine at /engine-rest
 
-	DatabaseURL     string
-	DatabaseSet     bool // DATABASE_URL came from the environment
-	DatabasePoolMax int
-	AuditEnabled    bool
-	AuditIncludeIP  bool
+	DatabaseURL string
+	// EngineDatabaseURL: the embedded engine's PostgreSQL store; "" keeps it in memory.
+	EngineDatabaseURL string
+	DatabaseSet       bool // DATABASE_URL came from the environment
+	DatabasePoolMax   int
+	AuditEnabled      bool
+	AuditIncludeIP    bool
 
 	RateLimitWindow time.Duration
 	RateLimitMax    int
@@ -223,6 +225,8 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	c.EngineUser = env.String("PROCESS_ENGINE_USERNAME", "", "basic-auth user of the remote engine (alias OPERATON_USERNAME)")
 	c.EnginePassword = env.Secret("PROCESS_ENGINE_PASSWORD", "", "basic-auth password of the remote engine (alias OPERATON_PASSWORD)")
 	c.EngineTimeout = time.Duration(env.Int("PROCESS_ENGINE_TIMEOUT", 30000, "timeout of one engine request in ms (alias OPERATON_TIMEOUT)")) * time.Millisecond
+	c.EngineDatabaseURL = env.PostgresURL("ENGINE_DATABASE_URL", "",
+		"PostgreSQL connection string of the embedded engine's store (deployments, process instances, tasks, history), in any form libpq and pgx accept; its tables are created at start; empty: the engine keeps them in memory and loses them on restart")
 	c.EngineREST = env.Bool("ENGINE_REST", c.development(),
 		"serve the embedded engine under Operaton's REST paths at /engine-rest (no token); default: on in development, off elsewhere")
 
@@ -378,8 +382,9 @@ func (c *config) validate() (warnings []string, err error) {
 		if !c.DatabaseSet {
 			add("DATABASE_URL must be set in production")
 		}
-		if c.EngineURL == "" {
-			add("PROCESS_ENGINE_URL must be set in production")
+		if c.EngineURL == "" && c.EngineDatabaseURL == "" {
+			// an in-memory engine loses every instance on restart
+			add("PROCESS_ENGINE_URL (a remote Operaton) or ENGINE_DATABASE_URL (the embedded engine on PostgreSQL) must be set in production")
 		}
 		if c.DocmgmtServiceFallback {
 			add("DOCMGMT_ALLOW_SERVICE_FALLBACK=true is refused in production")
@@ -387,6 +392,7 @@ func (c *config) validate() (warnings []string, err error) {
 		secrets := []struct{ name, value string }{
 			{"PROCESS_ENGINE_PASSWORD", c.EnginePassword},
 			{"DATABASE_URL password", databasePassword(c.DatabaseURL)},
+			{"ENGINE_DATABASE_URL password", databasePassword(c.EngineDatabaseURL)},
 			{"DOCMGMT_PASSWORD", c.DocmgmtPassword},
 			{"ENTRA_CLIENT_SECRET", c.EntraClientSecret},
 			{"ISSUE_TRACKER_TOKEN", c.IssueTrackerToken},

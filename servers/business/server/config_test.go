@@ -75,7 +75,7 @@ func TestBootCheckReportsEveryProblem(t *testing.T) {
 		t.Fatal("production without database, engine or identity provider must not start")
 	}
 	for _, want := range []string{
-		"DATABASE_URL must be set", "PROCESS_ENGINE_URL must be set", "IDP_URL must be set",
+		"DATABASE_URL must be set", "PROCESS_ENGINE_URL (a remote Operaton) or ENGINE_DATABASE_URL (the embedded engine on PostgreSQL) must be set", "IDP_URL must be set",
 		"PROCESS_ENGINE_PASSWORD looks like a placeholder", "OPENAI_API_KEY looks like a placeholder",
 		"DOCMGMT_BASE_URL is required", "ENTRA_CLIENT_SECRET is required", "DOCMGMT_ALLOW_SERVICE_FALLBACK=true is refused",
 		"ANTHROPIC_API_KEY must be set",
@@ -95,6 +95,21 @@ func TestBootCheckReportsEveryProblem(t *testing.T) {
 	})
 	if _, err := good.validate(); err != nil {
 		t.Errorf("a production configuration with real secrets must start: %v", err)
+	}
+	embedded := configFrom(t, map[string]string{
+		"DEPLOYMENT_ENV": "production", "DATABASE_URL": "postgres://audit:Zk3-secret-9fQ@db.example.nl/audit_logs",
+		"ENGINE_DATABASE_URL": "postgres://engine:Qm7-secret-2xL@db.example.nl/engine",
+		"IDP_URL": "https://kc.example.nl", "CORS_ORIGIN": "https://mijn.example.nl",
+	})
+	if _, err := embedded.validate(); err != nil {
+		t.Errorf("production with the embedded engine on PostgreSQL must start: %v", err)
+	}
+	if _, err := configFrom(t, map[string]string{
+		"DEPLOYMENT_ENV": "production", "DATABASE_URL": "postgres://audit:Zk3-secret-9fQ@db.example.nl/audit_logs",
+		"ENGINE_DATABASE_URL": "postgres://engine:changeme@db.example.nl/engine",
+		"IDP_URL": "https://kc.example.nl", "CORS_ORIGIN": "https://mijn.example.nl",
+	}).validate(); err == nil || !strings.Contains(err.Error(), "ENGINE_DATABASE_URL password looks like a placeholder") {
+		t.Errorf("a placeholder engine database password must be refused: %v", err)
 	}
 	bad := configFrom(t, map[string]string{
 		"DEPLOYMENT_ENV": "production", "DATABASE_URL": "postgres://audit:password@db.example.nl/audit_logs",

@@ -14,8 +14,11 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/engine/local"
+	"github.com/regelkit/regelkit/engine/local/pgstore"
+	"github.com/regelkit/regelkit/engine/local/pgstore/pgtest"
 	"github.com/regelkit/regelkit/engine/rest"
 	"github.com/regelkit/regelkit/examples"
 )
@@ -77,6 +80,55 @@ func TestE2EEmbedded(t *testing.T) {
 	ta := newTestApp(t, nil)
 	ensureLocalpass(t, ta.engine, true)
 	runCaseworkerStory(t, ta)
+}
+
+// TestE2EPostgres: the same story with the embedded engine on PostgreSQL
+// (ENGINE_DATABASE_URL), and then a second app on the same database (a
+// restart, or a second replica) sees the instances and tasks the first
+// one left.
+func TestE2EPostgres(t *testing.T) {
+	db := pgtest.New(t)
+	ta := newTestApp(t, map[string]string{"ENGINE_DATABASE_URL": db.URL})
+	if !ta.embedded {
+		t.Fatal("ENGINE_DATABASE_URL must keep the embedded engine")
+	}
+	ensureLocalpass(t, ta.engine, true)
+	runCaseworkerStory(t, ta)
+
+	ctx := context.Background()
+	done, err := ta.engine.HistoricProcessInstances(ctx, engine.HistoricProcessInstanceQuery{ProcessDefinitionKey: "LocalpassAanvraagProcess"})
+	if err != nil || len(done) == 0 {
+		t.Fatalf("history after the story: %d instances, %v", len(done), err)
+	}
+	again := newTestApp(t, map[string]string{"ENGINE_DATABASE_URL": db.URL})
+	seen, err := again.engine.HistoricProcessInstances(ctx, engine.HistoricProcessInstanceQuery{ProcessDefinitionKey: "LocalpassAanvraagProcess"})
+	if err != nil || len(seen) != len(done) {
+		t.Fatalf("a second app on the same database sees %d instances (%v), want %d", len(seen), err, len(done))
+	}
+	for i := range done {
+		if seen[i].ID != done[i].ID || seen[i].State != done[i].State {
+			t.Errorf("instance %d: second app sees %s %s, first %s %s", i, seen[i].ID, seen[i].State, done[i].ID, done[i].State)
+		}
+	}
+	defs, err := again.engine.ProcessDefinitions(ctx, engine.ProcessDefinitionQuery{Key: "LocalpassAanvraagProcess"})
+	if err != nil || len(defs) != 1 {
+		t.Errorf("the restarted app redeployed the bundle: %d definitions (%v), want 1 (duplicate filtering)", len(defs), err)
+	}
+}
+
+// TestE2ERemotePostgres: the remote Operaton path to an engine on PostgreSQL.
+func TestE2ERemotePostgres(t *testing.T) {
+	db := pgtest.New(t)
+	pool, err := pgxpool.New(context.Background(), db.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	st, err := pgstore.Open(context.Background(), pool, pgstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runStoryOverREST(t, local.New(local.Options{Version: "remote-pg-test", Store: st}))
 }
 
 // TestE2ERemote: the same story with PROCESS_ENGINE_URL pointing at

@@ -801,7 +801,7 @@ var (
 func deployProcessBundle(ctx context.Context, eng engine.ProcessEngine, dir string) error {
 	entries, err := fs.ReadDir(examples.FS, dir)
 	if err != nil {
-		return nil
+		return err
 	}
 	var rs []engine.Resource
 	for _, e := range entries {
