@@ -99,7 +99,7 @@ func TestBootCheckReportsEveryProblem(t *testing.T) {
 	embedded := configFrom(t, map[string]string{
 		"DEPLOYMENT_ENV": "production", "DATABASE_URL": "postgres://audit:Zk3-secret-9fQ@db.example.nl/audit_logs",
 		"ENGINE_DATABASE_URL": "postgres://engine:Qm7-secret-2xL@db.example.nl/engine",
-		"IDP_URL": "https://kc.example.nl", "CORS_ORIGIN": "https://mijn.example.nl",
+		"IDP_URL":             "https://kc.example.nl", "CORS_ORIGIN": "https://mijn.example.nl",
 	})
 	if _, err := embedded.validate(); err != nil {
 		t.Errorf("production with the embedded engine on PostgreSQL must start: %v", err)
@@ -107,7 +107,7 @@ func TestBootCheckReportsEveryProblem(t *testing.T) {
 	if _, err := configFrom(t, map[string]string{
 		"DEPLOYMENT_ENV": "production", "DATABASE_URL": "postgres://audit:Zk3-secret-9fQ@db.example.nl/audit_logs",
 		"ENGINE_DATABASE_URL": "postgres://engine:changeme@db.example.nl/engine",
-		"IDP_URL": "https://kc.example.nl", "CORS_ORIGIN": "https://mijn.example.nl",
+		"IDP_URL":             "https://kc.example.nl", "CORS_ORIGIN": "https://mijn.example.nl",
 	}).validate(); err == nil || !strings.Contains(err.Error(), "ENGINE_DATABASE_URL password looks like a placeholder") {
 		t.Errorf("a placeholder engine database password must be refused: %v", err)
 	}
