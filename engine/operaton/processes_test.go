@@ -103,13 +103,13 @@ func TestClientProcesses(t *testing.T) {
 	})
 	ctx := context.Background()
 
-	tasks, err := c.Tasks(ctx, engine.TaskQuery{ProcessVariables: []engine.VariableFilter{{Name: "municipality", Operator: "eq", Value: "utrecht"}},
+	_, err := c.Tasks(ctx, engine.TaskQuery{ProcessVariables: []engine.VariableFilter{{Name: "municipality", Operator: "eq", Value: "utrecht"}},
 		CandidateGroups: []string{"caseworker", "manager"}, IncludeAssignedTasks: true, SortBy: "created", SortOrder: "desc"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// without variable filters: the GET form
-	tasks, err = c.Tasks(ctx, engine.TaskQuery{CandidateGroups: []string{"caseworker", "manager"}, IncludeAssignedTasks: true, SortBy: "created", SortOrder: "desc"})
+	tasks, err := c.Tasks(ctx, engine.TaskQuery{CandidateGroups: []string{"caseworker", "manager"}, IncludeAssignedTasks: true, SortBy: "created", SortOrder: "desc"})
 	if err != nil {
 		t.Fatal(err)
 	}

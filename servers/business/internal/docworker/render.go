@@ -72,8 +72,7 @@ func Render(data []byte, vars engine.Variables) (Rendered, error) {
 		}
 	}
 	text := placeholder.ReplaceAllFunc(out.Bytes(), func(m []byte) []byte {
-		name := string(placeholder.FindSubmatch(m)[1])
-		v, ok := vars[name]
+		v, ok := vars[string(placeholder.FindSubmatch(m)[1])]
 		if !ok {
 			return m
 		}
