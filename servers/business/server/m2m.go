@@ -155,19 +155,6 @@ func (a *app) m2mRoutes(r *httpapi.Router) {
 	})
 }
 
-// m2mInstance is Operaton's ProcessInstanceDto (id, not processInstanceId).
-type m2mInstance struct {
-	ID             string  `json:"id"`
-	DefinitionID   string  `json:"definitionId"`
-	DefinitionKey  string  `json:"definitionKey"`
-	BusinessKey    *string `json:"businessKey"`
-	CaseInstanceID *string `json:"caseInstanceId"`
-	Ended          bool    `json:"ended"`
-	Suspended      bool    `json:"suspended"`
-	TenantID       *string `json:"tenantId"`
-	Links          []any   `json:"links"`
-}
-
 func (a *app) handleM2MProcessList(w http.ResponseWriter, r *http.Request) error {
 	p := auth.FromContext(r.Context())
 	q, err := engine.ParseProcessInstanceQuery(r.URL.Query())
@@ -187,13 +174,8 @@ func (a *app) handleM2MProcessList(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	out := make([]m2mInstance, 0, len(list))
-	for _, in := range list {
-		out = append(out, m2mInstance{ID: in.ID, DefinitionID: in.DefinitionID, DefinitionKey: in.DefinitionKey,
-			BusinessKey: nullable(in.BusinessKey), CaseInstanceID: nullable(in.CaseInstanceID), Ended: in.Ended,
-			Suspended: in.Suspended, TenantID: nullable(in.TenantID), Links: []any{}})
-	}
-	return httpapi.WriteData(w, http.StatusOK, out)
+	// Operaton's ProcessInstanceDto: id, not processInstanceId
+	return httpapi.WriteData(w, http.StatusOK, list)
 }
 
 func (a *app) handleM2MHistory(w http.ResponseWriter, r *http.Request) error {
@@ -228,7 +210,7 @@ func (a *app) handleM2MHistory(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return engineFailure(err, onFailure{Failed: codeProcessHistoryFailed, FailedMessage: "The process history could not be read"})
 	}
-	return httpapi.WriteData(w, http.StatusOK, historicProcessList(list))
+	return httpapi.WriteData(w, http.StatusOK, list)
 }
 
 func (a *app) handleM2MStart(w http.ResponseWriter, r *http.Request) error {
@@ -353,7 +335,11 @@ func (a *app) handleM2MTaskList(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return engineFailure(err, onFailure{Failed: codeTaskListFailed, FailedMessage: "The tasks could not be listed"})
 	}
-	return httpapi.WriteData(w, http.StatusOK, taskList(ctx, procs, tasks))
+	out, err := taskList(ctx, procs, tasks)
+	if err != nil {
+		return err
+	}
+	return httpapi.WriteData(w, http.StatusOK, out)
 }
 
 func (a *app) handleM2MTask(w http.ResponseWriter, r *http.Request) error {
@@ -365,7 +351,11 @@ func (a *app) handleM2MTask(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return engineFailure(err, taskNotFound(id, codeOperatonError, "The process engine refused the request"))
 	}
-	return httpapi.WriteData(w, http.StatusOK, taskList(ctx, procs, []engine.Task{task})[0])
+	out, err := taskList(ctx, procs, []engine.Task{task})
+	if err != nil {
+		return err
+	}
+	return httpapi.WriteData(w, http.StatusOK, out[0])
 }
 
 func (a *app) handleM2MTaskVariables(w http.ResponseWriter, r *http.Request) error {

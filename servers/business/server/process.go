@@ -446,7 +446,7 @@ func (a *app) handleProcessHistory(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return httpapi.WriteData(w, http.StatusOK, historicProcessList(list))
+	return httpapi.WriteData(w, http.StatusOK, list)
 }
 
 func (a *app) handleStartForm(w http.ResponseWriter, r *http.Request) error {
@@ -724,45 +724,37 @@ func engineTime(t *time.Time) *string {
 	return &s
 }
 
-// historicProcess is Operaton's HistoricProcessInstanceDto.
-type historicProcess struct {
-	ID                       string  `json:"id"`
-	RootProcessInstanceID    *string `json:"rootProcessInstanceId"`
-	SuperProcessInstanceID   *string `json:"superProcessInstanceId"`
-	SuperCaseInstanceID      *string `json:"superCaseInstanceId"`
-	CaseInstanceID           *string `json:"caseInstanceId"`
-	ProcessDefinitionName    *string `json:"processDefinitionName"`
-	ProcessDefinitionKey     string  `json:"processDefinitionKey"`
-	ProcessDefinitionVersion int     `json:"processDefinitionVersion"`
-	ProcessDefinitionID      string  `json:"processDefinitionId"`
-	BusinessKey              *string `json:"businessKey"`
-	StartTime                *string `json:"startTime"`
-	EndTime                  *string `json:"endTime"`
-	RemovalTime              *string `json:"removalTime"`
-	DurationInMillis         *int64  `json:"durationInMillis"`
-	StartUserID              *string `json:"startUserId"`
-	StartActivityID          *string `json:"startActivityId"`
-	DeleteReason             *string `json:"deleteReason"`
-	TenantID                 *string `json:"tenantId"`
-	State                    string  `json:"state"`
+// withFields is v's JSON object (an engine DTO in Operaton's shape) with
+// fields added at its end: the business API's additions to Operaton's
+// DTOs (processDefinitionKey on tasks; businessKey and boardOwner on
+// historic tasks), so that every Operaton field is engine's to write.
+func withFields(v any, fields ...field) (json.RawMessage, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) < 2 || data[0] != '{' || data[len(data)-1] != '}' {
+		return nil, fmt.Errorf("withFields: %T is not written as a JSON object", v)
+	}
+	out := append(make([]byte, 0, len(data)+32*len(fields)), data[:len(data)-1]...)
+	for i, f := range fields {
+		if i > 0 || len(data) > 2 {
+			out = append(out, ',')
+		}
+		name, _ := json.Marshal(f.name)
+		value, err := json.Marshal(f.value)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(append(out, name...), ':'), value...)
+	}
+	return append(out, '}'), nil
 }
 
-func historicProcessList(list []engine.HistoricProcessInstance) []historicProcess {
-	out := make([]historicProcess, 0, len(list))
-	for _, h := range list {
-		start := h.StartTime
-		out = append(out, historicProcess{
-			ID: h.ID, RootProcessInstanceID: nullable(h.RootProcessInstanceID), SuperProcessInstanceID: nullable(h.SuperProcessInstanceID),
-			SuperCaseInstanceID: nullable(h.SuperCaseInstanceID), CaseInstanceID: nullable(h.CaseInstanceID),
-			ProcessDefinitionName: nullable(h.ProcessDefinitionName), ProcessDefinitionKey: h.ProcessDefinitionKey,
-			ProcessDefinitionVersion: h.ProcessDefinitionVersion, ProcessDefinitionID: h.ProcessDefinitionID,
-			BusinessKey: nullable(h.BusinessKey), StartTime: engineTime(&start), EndTime: engineTime(h.EndTime),
-			RemovalTime: engineTime(h.RemovalTime), DurationInMillis: h.DurationInMillis, StartUserID: nullable(h.StartUserID),
-			StartActivityID: nullable(h.StartActivityID), DeleteReason: nullable(h.DeleteReason), TenantID: nullable(h.TenantID),
-			State: h.State,
-		})
-	}
-	return out
+// field is one addition of withFields.
+type field struct {
+	name  string
+	value any
 }
 
 // Schemas of the process operations.

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -142,7 +143,11 @@ func (a *app) handleTaskList(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return httpapi.WriteData(w, http.StatusOK, taskList(ctx, procs, tasks))
+	out, err := taskList(ctx, procs, tasks)
+	if err != nil {
+		return err
+	}
+	return httpapi.WriteData(w, http.StatusOK, out)
 }
 
 func (a *app) handleTask(w http.ResponseWriter, r *http.Request) error {
@@ -154,7 +159,11 @@ func (a *app) handleTask(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return httpapi.WriteData(w, http.StatusOK, taskList(ctx, procs, []engine.Task{task})[0])
+	out, err := taskList(ctx, procs, []engine.Task{task})
+	if err != nil {
+		return err
+	}
+	return httpapi.WriteData(w, http.StatusOK, out[0])
 }
 
 func (a *app) handleTaskVariables(w http.ResponseWriter, r *http.Request) error {
@@ -254,7 +263,7 @@ func (a *app) handleTaskHistory(w http.ResponseWriter, r *http.Request) error {
 			SortBy:           "endTime", SortOrder: "desc", MaxResults: maxTaskHistory,
 		})
 	}
-	var out []historicTask
+	var out []json.RawMessage
 	if err == nil {
 		out, err = a.decorateHistory(ctx, procs, tasks)
 	}
@@ -272,7 +281,7 @@ func (a *app) handleTaskHistory(w http.ResponseWriter, r *http.Request) error {
 
 // decorateHistory adds businessKey (one bulk read per 100 instances) and
 // boardOwner (from the BPMN, cached per definition) to historic tasks.
-func (a *app) decorateHistory(ctx context.Context, procs engine.Processes, tasks []engine.HistoricTask) ([]historicTask, error) {
+func (a *app) decorateHistory(ctx context.Context, procs engine.Processes, tasks []engine.HistoricTask) ([]json.RawMessage, error) {
 	if len(tasks) > maxTaskHistory {
 		tasks = tasks[:maxTaskHistory]
 	}
@@ -295,11 +304,13 @@ func (a *app) decorateHistory(ctx context.Context, procs engine.Processes, tasks
 			keys[h.ID] = h.BusinessKey
 		}
 	}
-	out := make([]historicTask, 0, len(tasks))
+	out := make([]json.RawMessage, 0, len(tasks))
 	for _, t := range tasks {
-		h := historicTaskOf(t)
-		h.BusinessKey = nullable(keys[t.ProcessInstanceID])
-		h.BoardOwner = nullable(a.boardOwners.get(ctx, procs, t.ProcessDefinitionID, t.ProcessDefinitionKey))
+		h, err := withFields(t, field{"businessKey", nullable(keys[t.ProcessInstanceID])},
+			field{"boardOwner", nullable(a.boardOwners.get(ctx, procs, t.ProcessDefinitionID, t.ProcessDefinitionKey))})
+		if err != nil {
+			return nil, err
+		}
 		out = append(out, h)
 	}
 	return out, nil
@@ -356,41 +367,12 @@ func (c *boardOwnerCache) len() int {
 	return len(c.m)
 }
 
-// taskJSON is Operaton's TaskDto with processDefinitionKey added.
-type taskJSON struct {
-	ID                   string       `json:"id"`
-	Name                 *string      `json:"name"`
-	Assignee             *string      `json:"assignee"`
-	Created              *string      `json:"created"`
-	Due                  *string      `json:"due"`
-	FollowUp             *string      `json:"followUp"`
-	LastUpdated          *string      `json:"lastUpdated"`
-	DelegationState      *string      `json:"delegationState"`
-	Description          *string      `json:"description"`
-	ExecutionID          *string      `json:"executionId"`
-	Owner                *string      `json:"owner"`
-	ParentTaskID         *string      `json:"parentTaskId"`
-	Priority             int          `json:"priority"`
-	ProcessDefinitionID  *string      `json:"processDefinitionId"`
-	ProcessDefinitionKey *string      `json:"processDefinitionKey"`
-	ProcessInstanceID    *string      `json:"processInstanceId"`
-	TaskDefinitionKey    *string      `json:"taskDefinitionKey"`
-	CaseExecutionID      *string      `json:"caseExecutionId"`
-	CaseInstanceID       *string      `json:"caseInstanceId"`
-	CaseDefinitionID     *string      `json:"caseDefinitionId"`
-	Suspended            bool         `json:"suspended"`
-	FormKey              *string      `json:"formKey"`
-	OperatonFormRef      *formRefJSON `json:"operatonFormRef"`
-	TenantID             *string      `json:"tenantId"`
-	TaskState            *string      `json:"taskState"`
-}
-
 // taskList renders tasks, adding each one's processDefinitionKey: the
 // definition id up to its first ':', or (an id without ':', as call
 // activities can give) the definition's key, read once per id.
-func taskList(ctx context.Context, procs engine.Processes, tasks []engine.Task) []taskJSON {
+func taskList(ctx context.Context, procs engine.Processes, tasks []engine.Task) ([]json.RawMessage, error) {
 	keys := map[string]string{}
-	out := make([]taskJSON, 0, len(tasks))
+	out := make([]json.RawMessage, 0, len(tasks))
 	for _, t := range tasks {
 		key, ok := keys[t.ProcessDefinitionID]
 		if !ok {
@@ -401,74 +383,13 @@ func taskList(ctx context.Context, procs engine.Processes, tasks []engine.Task) 
 			}
 			keys[t.ProcessDefinitionID] = key
 		}
-		created, updated := t.Created, t.LastUpdated
-		var formRef *formRefJSON
-		if t.FormRef != nil {
-			formRef = &formRefJSON{Key: t.FormRef.Key, Binding: t.FormRef.Binding, Version: t.FormRef.Version}
+		row, err := withFields(t, field{"processDefinitionKey", nullable(key)})
+		if err != nil {
+			return nil, err
 		}
-		out = append(out, taskJSON{
-			ID: t.ID, Name: nullable(t.Name), Assignee: nullable(t.Assignee), Created: engineTime(&created), Due: engineTime(t.Due),
-			FollowUp: engineTime(t.FollowUp), LastUpdated: engineTime(&updated), DelegationState: nullable(t.DelegationState),
-			Description: nullable(t.Description), ExecutionID: nullable(t.ExecutionID), Owner: nullable(t.Owner),
-			ParentTaskID: nullable(t.ParentTaskID), Priority: t.Priority, ProcessDefinitionID: nullable(t.ProcessDefinitionID),
-			ProcessDefinitionKey: nullable(key), ProcessInstanceID: nullable(t.ProcessInstanceID),
-			TaskDefinitionKey: nullable(t.TaskDefinitionKey), Suspended: t.Suspended, FormKey: nullable(t.FormKey),
-			OperatonFormRef: formRef, TenantID: nullable(t.TenantID), TaskState: nullable(t.TaskState),
-		})
+		out = append(out, row)
 	}
-	return out
-}
-
-// formRefJSON is Operaton's operatonFormRef.
-type formRefJSON struct {
-	Key     string `json:"key"`
-	Binding string `json:"binding"`
-	Version *int   `json:"version"`
-}
-
-// historicTask is Operaton's HistoricTaskInstanceDto plus businessKey and
-// boardOwner.
-type historicTask struct {
-	ID                    string  `json:"id"`
-	ProcessDefinitionKey  *string `json:"processDefinitionKey"`
-	ProcessDefinitionID   *string `json:"processDefinitionId"`
-	ProcessInstanceID     *string `json:"processInstanceId"`
-	ExecutionID           *string `json:"executionId"`
-	ActivityInstanceID    *string `json:"activityInstanceId"`
-	Name                  *string `json:"name"`
-	Description           *string `json:"description"`
-	DeleteReason          *string `json:"deleteReason"`
-	Owner                 *string `json:"owner"`
-	Assignee              *string `json:"assignee"`
-	StartTime             *string `json:"startTime"`
-	EndTime               *string `json:"endTime"`
-	Duration              *int64  `json:"duration"`
-	TaskDefinitionKey     *string `json:"taskDefinitionKey"`
-	Priority              int     `json:"priority"`
-	Due                   *string `json:"due"`
-	FollowUp              *string `json:"followUp"`
-	ParentTaskID          *string `json:"parentTaskId"`
-	TenantID              *string `json:"tenantId"`
-	RemovalTime           *string `json:"removalTime"`
-	RootProcessInstanceID *string `json:"rootProcessInstanceId"`
-	TaskState             *string `json:"taskState"`
-	BusinessKey           *string `json:"businessKey"`
-	BoardOwner            *string `json:"boardOwner"`
-}
-
-func historicTaskOf(t engine.HistoricTask) historicTask {
-	start := t.StartTime
-	return historicTask{
-		ID: t.ID, ProcessDefinitionKey: nullable(t.ProcessDefinitionKey), ProcessDefinitionID: nullable(t.ProcessDefinitionID),
-		ProcessInstanceID: nullable(t.ProcessInstanceID), ExecutionID: nullable(t.ExecutionID),
-		ActivityInstanceID: nullable(t.ActivityInstanceID), Name: nullable(t.Name), Description: nullable(t.Description),
-		DeleteReason: nullable(t.DeleteReason), Owner: nullable(t.Owner), Assignee: nullable(t.Assignee),
-		StartTime: engineTime(&start), EndTime: engineTime(t.EndTime), Duration: t.Duration,
-		TaskDefinitionKey: nullable(t.TaskDefinitionKey), Priority: t.Priority, Due: engineTime(t.Due),
-		FollowUp: engineTime(t.FollowUp), ParentTaskID: nullable(t.ParentTaskID), TenantID: nullable(t.TenantID),
-		RemovalTime: engineTime(t.RemovalTime), RootProcessInstanceID: nullable(t.RootProcessInstanceID),
-		TaskState: nullable(t.TaskState),
-	}
+	return out, nil
 }
 
 // Schemas of the task operations.

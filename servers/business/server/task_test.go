@@ -307,3 +307,28 @@ func TestTaskListBound(t *testing.T) {
 		t.Errorf("/v1/m2m/task: %d tasks, want the bound 1000", len(page))
 	}
 }
+
+func TestWithFields(t *testing.T) {
+	end := time.Date(2026, 11, 24, 9, 30, 0, 0, time.UTC)
+	got, err := withFields(engine.HistoricTask{ID: "t1", Name: "Beoordeel", EndTime: &end, Priority: 50},
+		field{"businessKey", nullable("bk-1")}, field{"boardOwner", nullable("")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(got, &m); err != nil {
+		t.Fatalf("%s: %v", got, err)
+	}
+	for k, want := range map[string]any{"id": "t1", "name": "Beoordeel", "endTime": "2026-11-24T09:30:00.000+0000",
+		"priority": float64(50), "assignee": nil, "businessKey": "bk-1", "boardOwner": nil} {
+		if v, ok := m[k]; !ok || v != want {
+			t.Errorf("%s = %v (present %v), want %v", k, v, ok, want)
+		}
+	}
+	if !strings.HasSuffix(string(got), `,"businessKey":"bk-1","boardOwner":null}`) {
+		t.Errorf("the additions are not at the end: %s", got)
+	}
+	if _, err := withFields([]int{1}, field{"x", 1}); err == nil {
+		t.Error("a JSON array must be refused")
+	}
+}
