@@ -217,15 +217,7 @@ func (a *app) handleM2MStart(w http.ResponseWriter, r *http.Request) error {
 	p := auth.FromContext(r.Context())
 	key := mux.Vars(r)["key"]
 	action := "process.start.m2m." + key
-	body, err := readWriteBody(r)
-	if err != nil {
-		return err
-	}
-	businessKey, err := optionalString(body.BusinessKey, "businessKey", maxBusinessKey)
-	if err != nil {
-		return err
-	}
-	vars, err := parseWriteVariables(body.Variables)
+	businessKey, vars, err := readStartBody(r)
 	if err != nil {
 		return err
 	}

@@ -205,19 +205,24 @@ type startResult struct {
 	StartTime         string `json:"startTime"`
 }
 
+// readStartBody reads a start's {businessKey?, variables?}.
+func readStartBody(r *http.Request) (businessKey string, vars engine.Variables, err error) {
+	body, err := readWriteBody(r)
+	if err != nil {
+		return "", nil, err
+	}
+	if businessKey, err = optionalString(body.BusinessKey, "businessKey", maxBusinessKey); err != nil {
+		return "", nil, err
+	}
+	vars, err = parseWriteVariables(body.Variables)
+	return businessKey, vars, err
+}
+
 func (a *app) handleProcessStart(w http.ResponseWriter, r *http.Request) error {
 	p := auth.FromContext(r.Context())
 	key := mux.Vars(r)["key"]
 	action := "process.start." + key
-	body, err := readWriteBody(r)
-	if err != nil {
-		return err
-	}
-	businessKey, err := optionalString(body.BusinessKey, "businessKey", maxBusinessKey)
-	if err != nil {
-		return err
-	}
-	vars, err := parseWriteVariables(body.Variables)
+	businessKey, vars, err := readStartBody(r)
 	if err != nil {
 		return err
 	}
