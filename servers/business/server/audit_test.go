@@ -91,6 +91,15 @@ func TestAuditTrail(t *testing.T) {
 		}
 		t.Fatalf("total %d rows, want 12", page.Pagination.Total)
 	}
+	checkDecisionRows(t, page)
+	checkLookupRows(t, page, ta.logs.String())
+	checkAuditPaging(t, ta, admin)
+}
+
+// checkDecisionRows: the named and request rows of TestAuditTrail's
+// decision calls.
+func checkDecisionRows(t *testing.T, page auditPage) {
+	t.Helper()
 	ev := find(page, "decision.evaluate.SVB_LeeftijdsInformatie")
 	if len(ev) != 1 || ev[0].TenantID != "utrecht" || ev[0].UserID != "cw-utrecht" || ev[0].Result != "success" ||
 		*ev[0].ResourceID != "SVB_LeeftijdsInformatie" || !strings.Contains(string(ev[0].Details), `"variableCount":4`) ||
@@ -116,6 +125,12 @@ func TestAuditTrail(t *testing.T) {
 	if rows := find(page, "GET /v1/admin/audit"); len(rows) != 0 {
 		t.Errorf("admin listing audited: %+v", rows)
 	}
+}
+
+// checkLookupRows: TestAuditTrail's register lookups keep the citizen
+// number in their audit rows only, never in resource ids or the log.
+func checkLookupRows(t *testing.T, page auditPage, logs string) {
+	t.Helper()
 	fetches := find(page, "brp.personen.fetch")
 	if len(fetches) != 3 {
 		t.Fatalf("brp.personen.fetch rows: %d, want 3", len(fetches))
@@ -135,7 +150,6 @@ func TestAuditTrail(t *testing.T) {
 	if bsns["999992235"] != "success" || bsns["999990019"] != "error" || bsns[""] != "error" {
 		t.Errorf("lookup rows by number: %v", bsns)
 	}
-	logs := ta.logs.String()
 	for _, n := range []string{"999992235", "999991450", "999990019", "Kooyman", "Wessel"} {
 		if strings.Contains(logs, n) {
 			t.Errorf("the application log holds %q", n)
@@ -145,6 +159,12 @@ func TestAuditTrail(t *testing.T) {
 		t.Errorf("brp log line missing:\n%s", logs)
 	}
 
+}
+
+// checkAuditPaging: GET /v1/admin/audit pages, clamps and is not itself
+// audited (TestAuditTrail left 12 rows).
+func checkAuditPaging(t *testing.T, ta *testApp, admin string) {
+	t.Helper()
 	// Paging: limit clamped to 200, nonsense falls back to 50, newest first.
 	var p auditPage
 	ta.c.Get("/v1/admin/audit?limit=5&offset=2", bearer(admin)...).Data(t, 200, &p)
