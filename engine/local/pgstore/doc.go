@@ -66,9 +66,9 @@
 // Go half; a query that would read more fails with *ScanLimitError (a
 // LimitExceeded error servers map to 400) instead of holding them all. A
 // windowed page counts only the rows it read.
-// The business API's task list reads the rows of one municipality: 1,000
-// of 100,000 open tasks, 500 of them returned, in about 14 ms on the
-// development machine under load (BenchmarkTaskListOfMunicipality). Options.MaxInstances and MaxTasks
+// The business API's task list reads only the rows of one municipality
+// (BenchmarkTaskListOfMunicipality; its figure is in the README's
+// performance table). Options.MaxInstances and MaxTasks
 // (defaults 1,000,000 and 2,000,000) bound the running instances and the
 // open tasks: a Commit past them fails with *engine.StorageFullError and
 // applies nothing. Each engine checks them against a count it refreshes

@@ -57,7 +57,7 @@ type app struct {
 	mounted      map[string]string // root's endpoint map: only what is served
 	public       *public.Public
 	tracker      *tracker.Tracker
-	docmgmt      docmgmt.Client // h26: /v1/docmgmt and the document worker
+	docmgmt      docmgmt.Client // /v1/docmgmt and the document worker
 	closers      []func()
 }
 
@@ -96,7 +96,7 @@ func newApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error)
 		Description: "failure envelope",
 		Content:     openapi.JSON(doc.AddSchema("ErrorEnvelope", openapi.ErrorEnvelope())),
 	}
-	if err := a.newDocs(ctx); err != nil { // h26: document management and its worker
+	if err := a.newDocs(ctx); err != nil { // document management and its worker
 		a.Close()
 		return nil, err
 	}
@@ -249,7 +249,7 @@ func (a *app) routes() {
 	a.brpRoutes(r)
 	a.adminRoutes(r)
 	a.publicRoutes(r)
-	a.docsRoutes(r) // h26: hr, rip, docmgmt, bundle deployment
+	a.docsRoutes(r) // hr, rip, docmgmt, bundle deployment
 	if a.embedded && a.cfg.EngineREST {
 		a.mountEngineREST(r)
 	}

@@ -81,7 +81,7 @@ type config struct {
 	EntraClientID          string
 	EntraClientSecret      string
 
-	// Document workflow and bundle deployment (h26).
+	// Document workflow and bundle deployment.
 	DocWorker          bool     // run the external-task worker of the document topics
 	DeployEngineURLs   []string // engine URLs a bundle deployment may name
 	TriplyDBMCPEnabled bool
