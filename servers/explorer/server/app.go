@@ -12,7 +12,7 @@ import (
 	"github.com/regelkit/regelkit/docmgmt"
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/norms"
-	"github.com/regelkit/regelkit/servers/explorer/internal/assets"
+	"github.com/regelkit/regelkit/servers/internal/assets"
 	"github.com/regelkit/regelkit/servers/explorer/internal/chainapi"
 	"github.com/regelkit/regelkit/servers/explorer/internal/dmnvalidation"
 	"github.com/regelkit/regelkit/servers/explorer/internal/docmgmtapi"

@@ -22,5 +22,5 @@
 // answers 409 READONLY_ASSET and keeps it.
 //
 // Benchmarks against a real PostgreSQL (engine/local/pgstore/pgtest) measure
-// an upsert and a listing: go test -run XXX -bench . ./servers/explorer/internal/assets
+// an upsert and a listing: go test -run XXX -bench . ./servers/internal/assets
 package assets
