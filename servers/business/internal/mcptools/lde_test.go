@@ -136,6 +136,28 @@ func TestLDETools(t *testing.T) {
 	o := mcptools.Options{Assets: store}
 	heusden := connect(t, o, mcptools.Caller{Tenant: "heusden"})
 
+	checkLDEToolList(t, heusden)
+	checkLDELists(t, heusden)
+	checkLDEGets(t, heusden)
+	checkLDERefusals(t, heusden)
+	// A caller without a municipality sees only the untenanted assets;
+	// Utrecht sees its own.
+	none := connect(t, o, mcptools.Caller{})
+	if text, _ := call(t, none, "bundle_list", nil); !slices.Equal(first(ids(t, text, "bundles")), []string{"shell", "check"}) {
+		t.Errorf("untenanted caller's bundles: %s", text)
+	}
+	if text, isErr := call(t, none, "document_get", map[string]any{"id": "besluit"}); !isErr || text != `document "besluit" not found` {
+		t.Errorf("untenanted caller reads heusden's document: %q", text)
+	}
+	utrecht := connect(t, o, mcptools.Caller{Tenant: "utrecht"})
+	if text, _ := call(t, utrecht, "bundle_list", nil); !slices.Equal(first(ids(t, text, "bundles")), []string{"utrecht-only", "shell", "check"}) {
+		t.Errorf("utrecht's bundles: %s", text)
+	}
+}
+
+// checkLDEToolList: the six asset tools are listed, read-only, with the
+// tenant rule in their descriptions.
+func checkLDEToolList(t *testing.T, heusden *mcp.ClientSession) {
 	var listed []string
 	for tool, err := range heusden.Tools(context.Background(), nil) {
 		if err != nil {
@@ -152,7 +174,11 @@ func TestLDETools(t *testing.T) {
 	if want := []string{"bundle_get", "bundle_list", "document_get", "document_list", "form_get", "form_list"}; !slices.Equal(listed, want) {
 		t.Fatalf("asset tools %v, want %v", listed, want)
 	}
+}
 
+// checkLDELists: each list tool answers heusden's and the untenanted
+// assets, newest first, with count and leftOut.
+func checkLDELists(t *testing.T, heusden *mcp.ClientSession) {
 	for _, c := range []struct {
 		tool, kind string
 		args       map[string]any
@@ -176,7 +202,11 @@ func TestLDETools(t *testing.T) {
 			t.Errorf("%s %v = %v count %d leftOut %d, want %v count %d", c.tool, c.args, got, count, leftOut, c.want, c.count)
 		}
 	}
+}
 
+// checkLDEGets: each get tool answers one asset; large XML is cut with a
+// note.
+func checkLDEGets(t *testing.T, heusden *mcp.ClientSession) {
 	// A whole answer, written by hand.
 	text, isErr := call(t, heusden, "form_get", map[string]any{"id": "intake"})
 	want := `{
@@ -233,7 +263,11 @@ func TestLDETools(t *testing.T) {
 	if isErr || !strings.Contains(text, `"zones": {`) || !strings.Contains(text, `"processKey": "Process_Shell"`) {
 		t.Errorf("document_get besluit = %s", text)
 	}
+}
 
+// checkLDERefusals: another municipality's assets, unknown ids and bad
+// arguments are tool errors.
+func checkLDERefusals(t *testing.T, heusden *mcp.ClientSession) {
 	// Another municipality's assets and unknown ids are not found alike:
 	// the answer does not tell that the asset exists.
 	for _, c := range []struct{ tool, id, want string }{
@@ -255,22 +289,9 @@ func TestLDETools(t *testing.T) {
 	if text, isErr := call(t, heusden, "form_get", map[string]any{}); !isErr || text != "id is required" {
 		t.Errorf("form_get without id = %q %v", text, isErr)
 	}
-
-	// A caller without a municipality sees only the untenanted assets;
-	// Utrecht sees its own.
-	none := connect(t, o, mcptools.Caller{})
-	if text, _ := call(t, none, "bundle_list", nil); !slices.Equal(first(ids(t, text, "bundles")), []string{"shell", "check"}) {
-		t.Errorf("untenanted caller's bundles: %s", text)
-	}
-	if text, isErr := call(t, none, "document_get", map[string]any{"id": "besluit"}); !isErr || text != `document "besluit" not found` {
-		t.Errorf("untenanted caller reads heusden's document: %q", text)
-	}
-	utrecht := connect(t, o, mcptools.Caller{Tenant: "utrecht"})
-	if text, _ := call(t, utrecht, "bundle_list", nil); !slices.Equal(first(ids(t, text, "bundles")), []string{"utrecht-only", "shell", "check"}) {
-		t.Errorf("utrecht's bundles: %s", text)
-	}
 }
 
+// first keeps the ids of ids' answer.
 func first(s []string, _, _ int) []string { return s }
 
 // TestLDESources: without a store the lde provider is not offered; with
