@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/regelkit/regelkit/servers/internal/assets"
@@ -313,10 +314,15 @@ func assetResult(v any) (*mcp.CallToolResult, error) {
 	return errorResult(fmt.Sprintf("the answer is larger than %d bytes; narrow the request", maxToolOutput)), nil
 }
 
-// assetMessage is the model-facing text of a store failure; causes stay
-// out of it.
+// assetMessage is the model-facing text of a store failure: causes stay
+// out of it, but the two set-up mistakes an operator meets first are named.
 func assetMessage(err error) error {
+	var pgErr *pgconn.PgError
 	switch {
+	case errors.As(err, &pgErr) && pgErr.Code == "42P01": // undefined_table
+		return errors.New("the explorer's asset tables do not exist in the database of LDE_DATABASE_URL (the explorer creates them at its start)")
+	case errors.As(err, &pgErr) && pgErr.Code == "42501": // insufficient_privilege
+		return errors.New("the role of LDE_DATABASE_URL may not read the explorer's asset tables (it needs SELECT)")
 	case errors.Is(err, assets.ErrUnavailable):
 		return errors.New("the explorer's asset database could not be reached; try again later")
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):

@@ -340,3 +340,19 @@ func TestLDESources(t *testing.T) {
 		t.Errorf("after the restart lde is %s, want up", got)
 	}
 }
+
+// TestLDEWithoutTables: a reader on a database the explorer has not
+// migrated says so instead of a bare failure.
+func TestLDEWithoutTables(t *testing.T) {
+	db := pgtest.New(t)
+	store, err := assets.Open(context.Background(), db.URL, assets.Options{Reader: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	cs := connect(t, mcptools.Options{Assets: store}, mcptools.Caller{})
+	text, isErr := call(t, cs, "document_list", nil)
+	if want := "the explorer's asset tables do not exist in the database of LDE_DATABASE_URL (the explorer creates them at its start)"; !isErr || text != want {
+		t.Errorf("document_list without tables = %q %v", text, isErr)
+	}
+}
