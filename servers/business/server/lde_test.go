@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -14,10 +15,13 @@ import (
 )
 
 // TestLDEConfig: LDE_MCP_ENABLED without LDE_DATABASE_URL refuses to
-// boot, naming the missing setting; a malformed URL is refused with its
+// boot (New), naming the missing setting; a malformed URL is refused with its
 // password masked; off by default, the provider is not listed.
 func TestLDEConfig(t *testing.T) {
-	_, err := configFrom(t, map[string]string{"LDE_MCP_ENABLED": "true"}).validate()
+	_, err := New(context.Background(), Options{Logger: slog.New(slog.DiscardHandler), Lookup: func(k string) (string, bool) {
+		v, ok := map[string]string{"LDE_MCP_ENABLED": "true"}[k]
+		return v, ok
+	}})
 	if err == nil || !strings.Contains(err.Error(), "LDE_DATABASE_URL (the explorer's DATABASE_URL) is required when LDE_MCP_ENABLED=true") {
 		t.Errorf("enabled without a database: %v", err)
 	}
