@@ -22,6 +22,9 @@ type Find struct {
 	Search string
 	// Limit caps the rows returned: 50 when zero, at most MaxFind.
 	Limit int
+	// ShellID, when set, keeps the processes whose shellId it is (a
+	// bundle's sub-processes); FindProcesses only.
+	ShellID string
 }
 
 // Get bounds a reader's look-up of one row (ProcessByID, FormByID,
@@ -70,7 +73,7 @@ func (s *Store) FindProcesses(ctx context.Context, f Find) ([]Process, int, erro
 		SELECT lde_id, bpmn_process_id, name, description, process_role, called_element, shell_id,
 			linked_dmn_templates, status, readonly, schema_version, language, organization, created_at, updated_at,
 			count(*) OVER ()
-		FROM process_definitions WHERE `+fmt.Sprintf(visible, "lde_id")+`
+		FROM process_definitions WHERE `+fmt.Sprintf(visible, "lde_id")+` AND ($4 = '' OR shell_id = $4)
 		ORDER BY updated_at DESC, lde_id LIMIT $3`, f,
 		func(row pgx.CollectableRow, total *int) (Process, error) {
 			var p Process
@@ -78,7 +81,7 @@ func (s *Store) FindProcesses(ctx context.Context, f Find) ([]Process, int, erro
 				&p.ShellID, &p.LinkedDMNTemplates, &p.Status, &p.ReadOnly, &p.SchemaVersion, &p.Language,
 				&p.Organization, &p.CreatedAt, &p.UpdatedAt, total)
 			return p, err
-		})
+		}, f.ShellID)
 }
 
 // FindForms lists the forms the reader sees, most recently updated first,
@@ -114,11 +117,12 @@ func (s *Store) FindDocumentTemplates(ctx context.Context, f Find) ([]DocumentTe
 		})
 }
 
-func find[T any](ctx context.Context, s *Store, sql string, f Find, scan func(pgx.CollectableRow, *int) (T, error)) ([]T, int, error) {
+// find runs a reader query: $1 to $3 as in visible, more from $4 on.
+func find[T any](ctx context.Context, s *Store, sql string, f Find, scan func(pgx.CollectableRow, *int) (T, error), more ...any) ([]T, int, error) {
 	var out []T
 	total := 0
 	err := s.run(ctx, func(ctx context.Context) error {
-		rows, err := s.pool.Query(ctx, sql, f.Organization, f.Search, f.limit())
+		rows, err := s.pool.Query(ctx, sql, append([]any{f.Organization, f.Search, f.limit()}, more...)...)
 		if err != nil {
 			return err
 		}

@@ -83,16 +83,14 @@ func addLDE(s *mcp.Server, o Options, caller who) {
 				return nil, err
 			}
 			// The sub-processes are the processes that name this one as
-			// their shell; a listing keeps them bounded.
-			all, _, err := store.FindProcesses(ctx, assets.Find{Organization: tenant, Limit: assets.MaxFind})
+			// their shell.
+			subs, _, err := store.FindProcesses(ctx, assets.Find{Organization: tenant, ShellID: p.ID, Limit: maxAssetRows})
 			if err != nil {
 				return nil, err
 			}
 			b := bundle{bundleSummary: summaryOf(p), Description: p.Description, XML: p.XML, SubProcesses: []bundleSummary{}}
-			for _, sub := range all {
-				if sub.ShellID != nil && *sub.ShellID == p.ID && sub.ID != p.ID && len(b.SubProcesses) < maxAssetRows {
-					b.SubProcesses = append(b.SubProcesses, summaryOf(sub))
-				}
+			for _, sub := range subs {
+				b.SubProcesses = append(b.SubProcesses, summaryOf(sub))
 			}
 			b.Notes = cutNotes(sizes, map[string]bool{"xml": int64(len(p.XML)) < sizes["xml"]})
 			return assetResult(b)
