@@ -13,6 +13,7 @@ import (
 	"github.com/regelkit/regelkit/examples"
 	"github.com/regelkit/regelkit/servers/business/internal/assistant"
 	"github.com/regelkit/regelkit/servers/business/internal/mcptools"
+	"github.com/regelkit/regelkit/servers/internal/assets"
 	"github.com/regelkit/regelkit/servers/internal/auth"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 	"github.com/regelkit/regelkit/servers/internal/openapi"
@@ -56,10 +57,6 @@ func (c *config) mcpExternal() ([]mcptools.External, error) {
 			Description: "Decision models, rules, services, organisations and concepts of the hosted knowledge graph",
 			URL:         c.TriplyDBEndpoint, Allowed: mcptools.TriplyDBTools, BearerToken: c.TriplyDBToken})
 	}
-	if c.LDEMCPEnabled {
-		out = append(out, mcptools.External{ID: mcptools.ProviderLDE, DisplayName: "Linked data explorer assets",
-			Description: "Bundles, forms and documents of the explorer", URL: c.LDEMCPURL, Allowed: mcptools.LDETools})
-	}
 	seen := map[string]bool{mcptools.ProviderOperaton: true, mcptools.ProviderTriplyDB: true, mcptools.ProviderLDE: true, mcptools.ProviderCPRMV: true}
 	for _, entry := range c.MCPExternal {
 		id, target, ok := strings.Cut(entry, "=")
@@ -92,6 +89,17 @@ func (a *app) assistantRoutes(ctx context.Context, r *httpapi.Router) error {
 	tools := mcptools.Options{Engine: a.engine, Graph: kg, EngineTimeout: a.cfg.EngineTimeout, Version: version}
 	if pe, err := a.processEngine(); err == nil {
 		tools.Processes = pe
+	}
+	if a.cfg.LDEMCPEnabled {
+		// A reader: the explorer owns and migrates these tables. An
+		// unreachable database is no boot failure; the provider shows
+		// connected:false until it answers.
+		store, err := assets.Open(ctx, a.cfg.LDEDatabaseURL, assets.Options{Logger: a.logger, Reader: true, Tracer: a.metrics.Database("lde")})
+		if err != nil {
+			return fmt.Errorf("LDE_DATABASE_URL: %w", err)
+		}
+		a.closers = append(a.closers, store.Close)
+		tools.Assets = store
 	}
 	external, err := a.cfg.mcpExternal()
 	if err != nil {
@@ -166,7 +174,8 @@ func (a *app) assistantRoutes(ctx context.Context, r *httpapi.Router) error {
 		Description: "JWT with role caseworker or admin. Model Context Protocol JSON-RPC: initialize, tools/list, tools/call. " +
 			"Tools: decision_list, decision_getByKey, decision_evaluate (municipality = the caller's), deployment_*, " +
 			"processDefinition_*, processInstance_* and task_* (instances and tasks whose municipality is the caller's), sparql_query, " +
-			"the knowledge-graph lists and rules_rules__rule_id_path__get (norms); definitions are those of the caller's municipality and untenanted ones.",
+			"the knowledge-graph lists and rules_rules__rule_id_path__get (norms), with LDE_MCP_ENABLED the explorer's assets " +
+			"(bundle_*, form_*, document_*); definitions and assets are those of the caller's municipality and untenanted ones.",
 		Tags:      tags,
 		Responses: map[string]openapi.Response{"200": {Description: "JSON-RPC response"}, "401": {Description: "UNAUTHORIZED"}, "403": {Description: "FORBIDDEN"}},
 	}})

@@ -193,7 +193,7 @@ func TestChatAnthropicTwoToolCalls(t *testing.T) {
 		}
 		toolNames = append(toolNames, m["name"].(string))
 	}
-	for _, want := range []string{"decision_list", "decision_evaluate", "sparql_query", "processInstance_list", "bundle_list"} {
+	for _, want := range []string{"decision_list", "decision_evaluate", "sparql_query", "processInstance_list"} {
 		if !strings.Contains(strings.Join(toolNames, ","), want) {
 			t.Errorf("tools %v lack %s", toolNames, want)
 		}
@@ -398,7 +398,8 @@ func TestChatPreflight(t *testing.T) {
 	for _, s := range sources {
 		ids = append(ids, fmt.Sprint(s["id"], ":", s["connected"]))
 	}
-	if strings.Join(ids, ",") != "operaton:true,triplydb:true,cprmv:true,lde:true" {
+	// lde only with LDE_MCP_ENABLED (lde_test.go).
+	if strings.Join(ids, ",") != "operaton:true,triplydb:true,cprmv:true" {
 		t.Errorf("sources %v", ids)
 	}
 	var models []map[string]any

@@ -87,7 +87,7 @@ type config struct {
 	TriplyDBMCPEnabled bool
 	TriplyDBEndpoint   string
 	LDEMCPEnabled      bool
-	LDEMCPURL          string
+	LDEDatabaseURL     string
 
 	MCPEnabled      bool
 	AnthropicAPIKey string
@@ -282,8 +282,9 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 		"offer the hosted knowledge-graph MCP server at TRIPLYDB_ENDPOINT to the assistant (bearer TRIPLYDB_TOKEN) instead of the in-process knowledge-graph tools")
 	c.TriplyDBEndpoint = env.URL("TRIPLYDB_ENDPOINT", "", "Streamable HTTP endpoint of the knowledge-graph MCP server; required when TRIPLYDB_MCP_ENABLED=true")
 	c.LDEMCPEnabled = env.Bool("LDE_MCP_ENABLED", false,
-		"offer the explorer's asset tools (bundles, forms, documents) to the assistant from the MCP server at LDE_MCP_URL; off: the provider is not listed")
-	c.LDEMCPURL = env.URL("LDE_MCP_URL", "", "Streamable HTTP endpoint of the explorer's asset MCP server; required when LDE_MCP_ENABLED=true")
+		"offer the explorer's asset tools (bundle_list/get, form_list/get, document_list/get), read in-process from the explorer's database at LDE_DATABASE_URL, to the assistant and at /v1/mcp/server; off: the provider is not listed")
+	c.LDEDatabaseURL = env.PostgresURL("LDE_DATABASE_URL", "",
+		"PostgreSQL connection string of the explorer's asset tables (the explorer's DATABASE_URL; a role with SELECT rights suffices, nothing is written) in any form libpq and pgx accept; required when LDE_MCP_ENABLED=true")
 
 	c.MCPEnabled = env.Bool("MCP_ENABLED", false, "enable the AI assistant; then ANTHROPIC_API_KEY is required")
 	c.AnthropicAPIKey = env.Secret("ANTHROPIC_API_KEY", "", "language-model API key of the assistant; required only when MCP_ENABLED=true")
@@ -358,8 +359,8 @@ func (c *config) validate() (warnings []string, err error) {
 	if c.TriplyDBMCPEnabled && c.TriplyDBEndpoint == "" {
 		add("TRIPLYDB_ENDPOINT is required when TRIPLYDB_MCP_ENABLED=true")
 	}
-	if c.LDEMCPEnabled && c.LDEMCPURL == "" {
-		add("LDE_MCP_URL is required when LDE_MCP_ENABLED=true")
+	if c.LDEMCPEnabled && c.LDEDatabaseURL == "" {
+		add("LDE_DATABASE_URL (the explorer's DATABASE_URL) is required when LDE_MCP_ENABLED=true")
 	}
 	for _, u := range c.DeployEngineURLs {
 		if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || p.User != nil {

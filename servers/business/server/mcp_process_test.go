@@ -109,8 +109,8 @@ func TestMCPProcessTools(t *testing.T) {
 
 // TestHostedKnowledgeGraphProvider: TRIPLYDB_MCP_ENABLED offers the MCP
 // server at TRIPLYDB_ENDPOINT, with TRIPLYDB_TOKEN as its bearer token and
-// only its allowed tools, instead of the in-process knowledge-graph tools;
-// LDE_MCP_ENABLED likewise for the explorer's assets. Off by default.
+// only its allowed tools, instead of the in-process knowledge-graph tools.
+// Off by default.
 func TestHostedKnowledgeGraphProvider(t *testing.T) {
 	var mu sync.Mutex
 	var seen []string
@@ -134,14 +134,13 @@ func TestHostedKnowledgeGraphProvider(t *testing.T) {
 	if ext, err := off.mcpExternal(); err != nil || len(ext) != 0 {
 		t.Errorf("default providers %+v %v, want none external", ext, err)
 	}
-	for env, want := range map[string]string{"TRIPLYDB_MCP_ENABLED": "TRIPLYDB_ENDPOINT is required", "LDE_MCP_ENABLED": "LDE_MCP_URL is required"} {
+	for env, want := range map[string]string{"TRIPLYDB_MCP_ENABLED": "TRIPLYDB_ENDPOINT is required"} {
 		if _, err := configFrom(t, map[string]string{env: "true"}).validate(); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s without a URL: %v", env, err)
 		}
 	}
 	ta := newTestApp(t, map[string]string{"MCP_ENABLED": "true", "ANTHROPIC_API_KEY": "sk-test-key-123",
-		"TRIPLYDB_MCP_ENABLED": "true", "TRIPLYDB_ENDPOINT": srv.URL, "TRIPLYDB_TOKEN": "kg-token",
-		"LDE_MCP_ENABLED": "true", "LDE_MCP_URL": srv.URL + "/lde"})
+		"TRIPLYDB_MCP_ENABLED": "true", "TRIPLYDB_ENDPOINT": srv.URL, "TRIPLYDB_TOKEN": "kg-token"})
 	tok := ta.token(t, caseworker("utrecht"))
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -151,28 +150,25 @@ func TestHostedKnowledgeGraphProvider(t *testing.T) {
 		for _, s := range sources {
 			ids = append(ids, fmt.Sprint(s["id"], ":", s["connected"]))
 		}
-		if strings.Join(ids, ",") == "operaton:true,cprmv:true,triplydb:true,lde:true" {
+		if strings.Join(ids, ",") == "operaton:true,cprmv:true,triplydb:true" {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("sources %v, want the hosted triplydb and lde connected in place of the in-process ones", ids)
+			t.Fatalf("sources %v, want the hosted triplydb connected in place of the in-process one", ids)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	kg, lde := 0, 0
+	kg := 0
 	for _, a := range seen {
-		switch a {
-		case "Bearer kg-token":
-			kg++
-		case "":
-			lde++
-		default:
+		if a != "Bearer kg-token" {
 			t.Errorf("unexpected Authorization %q", a)
+			continue
 		}
+		kg++
 	}
-	if kg == 0 || lde == 0 {
-		t.Errorf("requests with the knowledge-graph token %d, without any token %d; want both", kg, lde)
+	if kg == 0 {
+		t.Error("no request with the knowledge-graph token")
 	}
 }

@@ -90,7 +90,8 @@ var inProcess = []struct {
 	{ProviderCPRMV, "Rule-serving API", "Norms and rules of Dutch law by rule id path (from the knowledge graph's norms)",
 		"Rule-serving tools: read norms with rules_rules__rule_id_path__get.", addCPRMV},
 	{ProviderLDE, "Linked data explorer assets", "Bundles, forms and documents of the explorer",
-		"", func(s *mcp.Server, _ Options, caller who) { addLDE(s, caller) }},
+		"Explorer asset tools: find BPMN bundles, forms and document templates with bundle_list, form_list and document_list; read one with the *_get tool.",
+		addLDE},
 }
 
 // NewCatalog returns the catalog; Connect reaches the external providers.
@@ -214,10 +215,11 @@ func (c *Catalog) Close() {
 func (c *Catalog) Sources() []assistant.Source {
 	out := make([]assistant.Source, 0, len(inProcess)+len(c.external))
 	for _, p := range inProcess {
-		if c.replaced(p.id) {
+		if c.replaced(p.id) || !c.offered(p.id) {
 			continue
 		}
-		out = append(out, assistant.Source{ID: p.id, DisplayName: p.name, Description: p.description, Connected: true})
+		out = append(out, assistant.Source{ID: p.id, DisplayName: p.name, Description: p.description,
+			Connected: p.id != ProviderLDE || c.assetsUp()})
 	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -239,6 +241,20 @@ func (c *Catalog) replaced(id string) bool {
 	return false
 }
 
+// offered reports whether an in-process provider has its backing service:
+// the explorer's assets only with a store (LDE_MCP_ENABLED).
+func (c *Catalog) offered(id string) bool {
+	return id != ProviderLDE || c.opts.Assets != nil
+}
+
+// assetsUp reports whether the asset database answers now (notes §10.5:
+// a provider that cannot be reached shows connected:false).
+func (c *Catalog) assetsUp() bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	return c.opts.Assets.Ping(ctx) == nil
+}
+
 // Open implements assistant.Catalog: the in-process providers get a server
 // bound to the caller's tenant, connected in memory.
 func (c *Catalog) Open(ctx context.Context, tenant string, ids []string) (assistant.Toolset, error) {
@@ -255,7 +271,7 @@ func (c *Catalog) Open(ctx context.Context, tenant string, ids []string) (assist
 		}
 	}
 	for _, p := range inProcess {
-		if !selected(p.id) || c.replaced(p.id) {
+		if !selected(p.id) || c.replaced(p.id) || !c.offered(p.id) {
 			continue
 		}
 		srv := newServer(c.opts, p.id)

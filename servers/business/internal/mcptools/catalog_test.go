@@ -15,6 +15,7 @@ import (
 
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/engine/local"
+	"github.com/regelkit/regelkit/engine/local/pgstore/pgtest"
 	"github.com/regelkit/regelkit/servers/business/internal/assistant"
 	"github.com/regelkit/regelkit/servers/business/internal/mcptools"
 	"github.com/regelkit/regelkit/sparql/graph"
@@ -29,7 +30,7 @@ func TestMain(m *testing.M) {
 		_ = srv.Run(context.Background(), &mcp.StdioTransport{})
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	pgtest.Main(m) // the asset tools' tests start a PostgreSQL
 }
 
 type syncBuffer struct {
@@ -77,7 +78,7 @@ func TestStdioProviderAndDuplicates(t *testing.T) {
 	for _, s := range c.Sources() {
 		got = append(got, s.ID+":"+map[bool]string{true: "up", false: "down"}[s.Connected])
 	}
-	if strings.Join(got, ",") != "operaton:up,triplydb:up,cprmv:up,lde:up,child:up,absent:down" {
+	if strings.Join(got, ",") != "operaton:up,triplydb:up,cprmv:up,child:up,absent:down" {
 		t.Fatalf("sources %v", got)
 	}
 
@@ -135,7 +136,6 @@ func TestNotConfiguredTools(t *testing.T) {
 	}
 	defer ts.Close()
 	for tool, want := range map[string]string{
-		"bundle_list":                               "bundle_list is not configured on this server: the explorer's asset database is not connected",
 		"processInstance_list":                      "processInstance_list is not configured on this server: the process side of the engine is not available",
 		"decision_evaluate":                         "decision_evaluate is not configured on this server: no decision engine",
 		"dmn_semantic_equivalences":                 "dmn_semantic_equivalences is not configured on this server: use sparql_query on the embedded knowledge graph instead",
@@ -146,8 +146,8 @@ func TestNotConfiguredTools(t *testing.T) {
 			t.Errorf("%s = %q %v %v", tool, text, isErr, err)
 		}
 	}
-	if n := len(ts.Tools()); n != 17+11+3+6 {
-		t.Errorf("%d tools, want 17 engine + 11 knowledge graph + 3 rule-serving + 6 asset tools", n)
+	if n := len(ts.Tools()); n != 17+11+3 {
+		t.Errorf("%d tools, want 17 engine + 11 knowledge graph + 3 rule-serving tools (no asset tools without a store)", n)
 	}
 	// With the hosted rule-serving API configured, it replaces the
 	// in-process one under the same id.
@@ -156,7 +156,7 @@ func TestNotConfiguredTools(t *testing.T) {
 	for _, s := range hosted.Sources() {
 		ids = append(ids, s.ID)
 	}
-	if strings.Join(ids, ",") != "operaton,triplydb,lde,cprmv" {
+	if strings.Join(ids, ",") != "operaton,triplydb,cprmv" {
 		t.Errorf("sources with the hosted cprmv: %v", ids)
 	}
 }

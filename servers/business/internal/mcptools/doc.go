@@ -1,13 +1,15 @@
 // Package mcptools provides regelkit's tools to language models through the
 // Model Context Protocol (the official Go SDK): in-process providers over
-// regelkit's own packages (the decision engine, the knowledge graph), the
+// regelkit's own packages (the decision engine, the knowledge graph and,
+// given an asset store, the explorer's bundles, forms and documents), the
 // providers whose backing service this server lacks (their tools answer
 // "not configured"), and external MCP servers reached over Streamable HTTP
 // or stdio. The same in-process tools are served to any MCP client.
 //
 // Every tool is read-only and sees the caller's tenant: decision lists
 // hold the caller's and the untenanted definitions, evaluation sets the
-// municipality variable to the caller's tenant.
+// municipality variable to the caller's tenant, the asset tools show the
+// assets without an organisation and those of the caller's.
 //
 // The one call a newcomer needs is NewServer, for one caller:
 //

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/regelkit/regelkit/engine"
+	"github.com/regelkit/regelkit/servers/internal/assets"
 	"github.com/regelkit/regelkit/sparql"
 )
 
@@ -26,6 +27,9 @@ type Options struct {
 	// Graph is the knowledge graph; bound it (memstore Limits) before
 	// handing it over: sparql_query runs what the model writes.
 	Graph sparql.Endpoint
+	// Assets is the explorer's asset store, opened as a reader (nil: the
+	// lde provider and its tools are not offered).
+	Assets *assets.Store
 	// EngineTimeout bounds one engine call; default 30 s.
 	EngineTimeout time.Duration
 	// Version is reported to MCP clients.
@@ -503,24 +507,17 @@ func rows(res *sparql.Results) []map[string]string {
 	return out
 }
 
-// addLDE registers the explorer-asset tools: the asset tables live in the
-// explorer's database, which this server does not reach.
-func addLDE(s *mcp.Server, caller who) {
-	for _, name := range []string{"bundle_list", "bundle_get", "form_list", "form_get", "document_list", "document_get"} {
-		add(s, caller, name, "Explorer asset tool; not available on this server.", json.RawMessage(`{"type":"object"}`),
-			func(context.Context, map[string]any) (*mcp.CallToolResult, error) {
-				return notConfigured(name, "the explorer's asset database is not connected"), nil
-			})
-	}
-}
-
 // NewServer returns the MCP server of regelkit's read-only tools (the
-// engine's, the knowledge graph's and its norms') acting for c.
+// engine's, the knowledge graph's, its norms' and, with o.Assets, the
+// explorer's assets) acting for c.
 func NewServer(o Options, c Caller) *mcp.Server {
 	s := newServer(o, "regelkit")
 	addOperaton(s, o, fixed(c))
 	addTriplyDB(s, o, fixed(c))
 	addCPRMV(s, o, fixed(c))
+	if o.Assets != nil {
+		addLDE(s, o, fixed(c))
+	}
 	return s
 }
 
@@ -539,6 +536,9 @@ func newSharedServer(o Options) *mcp.Server {
 	addOperaton(s, o, caller)
 	addTriplyDB(s, o, caller)
 	addCPRMV(s, o, caller)
+	if o.Assets != nil {
+		addLDE(s, o, caller)
+	}
 	return s
 }
 

@@ -11,6 +11,12 @@
 //	defer store.Close()
 //	assets.Register(router, assets.Deps{Store: store, Logger: logger})
 //
+// Another server reads the same tables with a Reader store (Options.Reader:
+// it never migrates) through FindProcesses, FindForms,
+// FindDocumentTemplates and the *ByID look-ups, which see the rows without
+// an organisation plus those of the reader's and bound both the rows and
+// the large columns read (the business server's assistant tools).
+//
 // Without a database (a nil Store) every endpoint answers 503
 // DB_NOT_CONFIGURED before it reads the body. While the database cannot be
 // reached, calls answer 503 DB_UNAVAILABLE; the first call after it is back
@@ -22,5 +28,5 @@
 // answers 409 READONLY_ASSET and keeps it.
 //
 // Benchmarks against a real PostgreSQL (engine/local/pgstore/pgtest) measure
-// an upsert and a listing: go test -run XXX -bench . ./servers/explorer/internal/assets
+// an upsert and a listing: go test -run XXX -bench . ./servers/internal/assets
 package assets

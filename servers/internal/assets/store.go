@@ -67,6 +67,10 @@ type Options struct {
 	Timeout time.Duration
 	// Tracer, when set, traces Open's pool's queries (a server's metrics).
 	Tracer pgx.QueryTracer
+	// Reader marks a store that only reads another server's tables (the
+	// business server's assistant over the explorer's database): it never
+	// migrates, so a role with SELECT rights only suffices.
+	Reader bool
 }
 
 // Store keeps the assets in PostgreSQL. It is safe for concurrent use and
@@ -124,6 +128,9 @@ func New(pool *pgxpool.Pool, opts Options) *Store {
 	}
 	if s.timeout <= 0 {
 		s.timeout = 5 * time.Second
+	}
+	if opts.Reader {
+		s.migrated.Store(true) // the owning server migrates
 	}
 	return s
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 
-	"github.com/regelkit/regelkit/servers/explorer/internal/assets"
+	"github.com/regelkit/regelkit/servers/internal/assets"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 )
 
