@@ -130,7 +130,7 @@ func TestToolTransportBroken(t *testing.T) {
 	for _, s := range catalog.Sources() {
 		sources = append(sources, fmt.Sprint(s.ID, ":", s.Connected))
 	}
-	if strings.Join(sources, ",") != "operaton:true,triplydb:true,cprmv:true,lde:true,remote:true" {
+	if strings.Join(sources, ",") != "operaton:true,triplydb:true,cprmv:true,remote:true" {
 		t.Fatalf("sources %v", sources)
 	}
 
