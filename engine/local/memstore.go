@@ -559,6 +559,23 @@ func (s *memStore) InstanceExternalTasks(ctx context.Context, instanceIDs ...str
 	return out, nil
 }
 
+func (s *memStore) Incidents(ctx context.Context, q engine.IncidentQuery) ([]engine.Incident, error) {
+	s.mu.RLock()
+	var ms []*memExt
+	for _, m := range s.ext {
+		if m.rec.IncidentID != "" {
+			ms = append(ms, m)
+		}
+	}
+	slices.SortFunc(ms, func(a, b *memExt) int { return int(a.ord - b.ord) })
+	recs := make([]ExternalTaskRecord, len(ms))
+	for i, m := range ms {
+		recs[i] = cloneExt(&m.rec)
+	}
+	s.mu.RUnlock()
+	return Incidents(q, recs), nil
+}
+
 // Fetchable reports whether an external task can be locked at now for the
 // topic (see Store.LockExternalTasks).
 func Fetchable(r *ExternalTaskRecord, t *engine.FetchTopic, now time.Time) bool {

@@ -774,17 +774,65 @@ func (e *Engine) ExternalTaskFailure(ctx context.Context, id string, f engine.Ex
 		if err != nil {
 			return err
 		}
-		retries := f.Retries
-		rec.Retries = &retries
 		rec.ErrorMessage, rec.ErrorDetails = clipTo(f.ErrorMessage, 4000), clipTo(f.ErrorDetails, 64<<10)
 		rec.WorkerID, rec.LockExpiration = "", time.Time{}
 		rec.RetryAt = time.Time{}
 		if f.RetryTimeout > 0 {
 			rec.RetryAt = c.now.Add(f.RetryTimeout)
 		}
+		c.setRetries(&rec, f.Retries)
 		c.putExt(rec)
 		return nil
 	})
+}
+
+// setRetries sets an external task's retries and with them its incident:
+// at 0 one is opened (once), above 0 it is resolved. The incident travels
+// in the task's record, so it is written in the same Commit as the
+// failure that opened it.
+func (c *cmd) setRetries(rec *ExternalTaskRecord, retries int) {
+	rec.Retries = &retries
+	switch {
+	case retries > 0:
+		rec.IncidentID, rec.IncidentTime = "", time.Time{}
+	case rec.IncidentID == "":
+		rec.IncidentID, rec.IncidentTime = newUUID(), c.now
+	}
+}
+
+// SetExternalTaskRetries sets the retries of an external task: above 0
+// the task is fetchable again and its incident resolved, 0 opens one.
+func (e *Engine) SetExternalTaskRetries(ctx context.Context, id string, retries int) error {
+	if retries < 0 {
+		return engine.InvalidRequest("The number of retries cannot be negative")
+	}
+	return e.command(ctx, func(c *cmd) error {
+		rec, err := c.readExt(id)
+		if errors.Is(err, ErrNoRecord) {
+			return extNotFound(id)
+		}
+		if err != nil {
+			return err
+		}
+		c.setRetries(&rec, retries)
+		rec.RetryAt = time.Time{}
+		c.putExt(rec)
+		return nil
+	})
+}
+
+// --- incidents
+
+// Incidents lists open incidents.
+func (e *Engine) Incidents(ctx context.Context, q engine.IncidentQuery) ([]engine.Incident, error) {
+	return e.store.Incidents(ctx, q)
+}
+
+// IncidentCount counts the open incidents the query matches.
+func (e *Engine) IncidentCount(ctx context.Context, q engine.IncidentQuery) (int, error) {
+	q.FirstResult, q.MaxResults, q.SortBy, q.SortOrder = 0, 0, "", ""
+	is, err := e.store.Incidents(ctx, q)
+	return len(is), err
 }
 
 func clipTo(s string, n int) string {

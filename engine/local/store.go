@@ -132,6 +132,11 @@ type Store interface {
 	// UPDATE SKIP LOCKED). Indexed on TopicName, LockExpiration.
 	LockExternalTasks(ctx context.Context, r LockRequest) ([]ExternalTaskRecord, error)
 
+	// Incidents lists the open incidents (IncidentOf the external tasks
+	// with an IncidentID) matching the query, sorted and paged (unsorted:
+	// in the tasks' creation order). Indexed on the incidents' presence.
+	Incidents(ctx context.Context, q engine.IncidentQuery) ([]engine.Incident, error)
+
 	// Commit applies one step atomically (see the contract above).
 	Commit(ctx context.Context, c Change) error
 
@@ -262,6 +267,12 @@ type ExternalTaskRecord struct {
 	TenantID, BusinessKey     string
 	Suspended                 bool
 	CreateTime                time.Time
+	// IncidentID and IncidentTime are the task's open incident ("" when
+	// none): opened when its retries reach 0, resolved (cleared) when they
+	// are set above 0 again; completing the task deletes the record and
+	// with it the incident.
+	IncidentID   string
+	IncidentTime time.Time
 }
 
 // LockRequest is what LockExternalTasks locks.

@@ -39,6 +39,7 @@ func Processes(t *testing.T, newEngine func(t *testing.T) engine.ProcessEngine) 
 		{"ScriptErrorBoundary", testScriptErrorBoundary},
 		{"UnsupportedElement", testUnsupported},
 		{"ExternalTaskRetries", testExternalRetries},
+		{"Incidents", testIncidents},
 		{"DeployErrors", testDeployErrors},
 		{"Deployments", testDeployments},
 		{"MunicipalityFilter", testMunicipality},
@@ -1080,6 +1081,128 @@ func testExternalRetries(t *testing.T, e engine.ProcessEngine) {
 		t.Errorf("fetched a task without retries: %+v", got)
 	}
 	checkState(t, e, pi.ID, engine.StateActive)
+}
+
+// testIncidents: an external task failing with no retries left opens a
+// failedExternalTask incident; setting its retries resolves it and the task
+// is fetched again; failing again opens a new one, which completing the
+// task resolves.
+func testIncidents(t *testing.T, e engine.ProcessEngine) {
+	deployXML(t, e, "utrecht", "inc.bpmn", bpmnDoc("", proc("Inc", `<bpmn:startEvent id="s"/><bpmn:serviceTask id="mail" camunda:type="external" camunda:topic="mail"/><bpmn:endEvent id="end"/>`+chain("s", "mail", "end"))))
+	pi := start(t, e, engine.StartProcess{Key: "Inc", TenantID: "utrecht"})
+	other := start(t, e, engine.StartProcess{Key: "Inc", TenantID: "utrecht"})
+	fetch := func() []engine.LockedExternalTask {
+		t.Helper()
+		got, err := e.FetchAndLock(ctx, engine.FetchAndLock{WorkerID: "w", MaxTasks: 5, Topics: []engine.FetchTopic{{TopicName: "mail", LockDuration: time.Minute}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	incidents := func(q engine.IncidentQuery) []engine.Incident {
+		t.Helper()
+		is, err := e.Incidents(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := e.IncidentCount(ctx, q)
+		if err != nil || n != len(is) {
+			t.Errorf("IncidentCount(%+v) = %d, %v; the list has %d", q, n, err, len(is))
+		}
+		return is
+	}
+	x := fetch()
+	if len(x) != 2 {
+		t.Fatalf("fetched %d tasks, want 2", len(x))
+	}
+	var task string
+	for _, lt := range x {
+		if lt.ProcessInstanceID == pi.ID {
+			task = lt.ID
+		}
+	}
+	if err := e.ExternalTaskFailure(ctx, task, engine.ExternalTaskFailure{WorkerID: "w", ErrorMessage: "smtp down", Retries: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if is := incidents(engine.IncidentQuery{}); len(is) != 0 {
+		t.Fatalf("incidents with a retry left: %+v", is)
+	}
+	if x = fetch(); len(x) != 1 || x[0].ID != task {
+		t.Fatalf("fetched %+v, want the failed task again", x)
+	}
+	if err := e.ExternalTaskFailure(ctx, task, engine.ExternalTaskFailure{WorkerID: "w", ErrorMessage: "smtp still down", Retries: 0}); err != nil {
+		t.Fatal(err)
+	}
+	is := incidents(engine.IncidentQuery{ProcessInstanceID: pi.ID, IncidentType: "failedExternalTask", TenantIDIn: []string{"utrecht"}})
+	if len(is) != 1 {
+		t.Fatalf("incidents of %s: %+v, want one", pi.ID, is)
+	}
+	in := is[0]
+	if in.ID == "" || in.ProcessInstanceID != pi.ID || in.ProcessDefinitionID != pi.DefinitionID || in.Type != "failedExternalTask" ||
+		in.ActivityID != "mail" || in.FailedActivityID != "mail" || in.Configuration != task || in.TenantID != "utrecht" ||
+		in.Message != "smtp still down" || in.CauseIncidentID != in.ID || in.RootCauseIncidentID != in.ID ||
+		in.ExecutionID == "" || in.JobDefinitionID != "" || time.Since(in.Timestamp) > time.Hour {
+		t.Errorf("incident = %+v", in)
+	}
+	for _, q := range []engine.IncidentQuery{{ProcessInstanceID: other.ID}, {TenantIDIn: []string{"amsterdam"}}, {ActivityID: "other"}, {IncidentType: "failedJob"}} {
+		if is := incidents(q); len(is) != 0 {
+			t.Errorf("Incidents(%+v) = %+v, want none", q, is)
+		}
+	}
+	if got := fetch(); len(got) != 0 {
+		t.Errorf("fetched a task with an incident: %+v", got)
+	}
+	err := e.SetExternalTaskRetries(ctx, task, -1)
+	engineError(t, err, 400, "InvalidRequestException", "negative")
+	err = e.SetExternalTaskRetries(ctx, "nope", 1)
+	if !errors.Is(err, engine.ErrNotFound) {
+		t.Errorf("retries of an unknown task: %v, want not found", err)
+	}
+	// retries again: resolved, fetched again
+	if err := e.SetExternalTaskRetries(ctx, task, 2); err != nil {
+		t.Fatal(err)
+	}
+	if is := incidents(engine.IncidentQuery{}); len(is) != 0 {
+		t.Fatalf("incidents after setting retries: %+v", is)
+	}
+	if x = fetch(); len(x) != 1 || x[0].ID != task || x[0].Retries == nil || *x[0].Retries != 2 {
+		t.Fatalf("fetched %+v, want the task with 2 retries", x)
+	}
+	// a new incident, resolved by completing the task
+	if err := e.ExternalTaskFailure(ctx, task, engine.ExternalTaskFailure{WorkerID: "w", ErrorMessage: "again", Retries: 0}); err != nil {
+		t.Fatal(err)
+	}
+	is = incidents(engine.IncidentQuery{})
+	if len(is) != 1 || is[0].ID == in.ID || is[0].Message != "again" {
+		t.Fatalf("incidents after the second failure: %+v, want one new incident", is)
+	}
+	if err := e.SetExternalTaskRetries(ctx, task, 0); err != nil {
+		t.Fatal(err)
+	}
+	if again := incidents(engine.IncidentQuery{}); len(again) != 1 || again[0].ID != is[0].ID {
+		t.Errorf("retries 0 on a task with an incident: %+v, want the same incident", again)
+	}
+	// an incident opened while a worker holds the lock: completing the
+	// task resolves it
+	if err := e.SetExternalTaskRetries(ctx, task, 1); err != nil {
+		t.Fatal(err)
+	}
+	if x = fetch(); len(x) != 1 || x[0].ID != task {
+		t.Fatalf("fetched %+v, want the task", x)
+	}
+	if err := e.SetExternalTaskRetries(ctx, task, 0); err != nil {
+		t.Fatal(err)
+	}
+	if is := incidents(engine.IncidentQuery{}); len(is) != 1 {
+		t.Fatalf("incidents after retries 0 on a locked task: %+v, want one", is)
+	}
+	if err := e.CompleteExternalTask(ctx, task, engine.CompleteExternalTask{WorkerID: "w"}); err != nil {
+		t.Fatal(err)
+	}
+	if is := incidents(engine.IncidentQuery{}); len(is) != 0 {
+		t.Errorf("incidents after completing: %+v", is)
+	}
+	checkState(t, e, pi.ID, engine.StateCompleted)
 }
 
 func testDeployErrors(t *testing.T, e engine.ProcessEngine) {
