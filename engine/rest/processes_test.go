@@ -2,8 +2,8 @@ package rest
 
 import (
 	"context"
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -181,7 +181,9 @@ func (s *procStub) SetExternalTaskRetries(_ context.Context, id string, retries 
 // ScanLimitError: matched by its LimitExceeded method.
 type stubLimit string
 
-func (l stubLimit) Error() string          { return "pgstore: the incidents query reads more than 10 rows; narrow it" }
+func (l stubLimit) Error() string {
+	return "pgstore: the incidents query reads more than 10 rows; narrow it"
+}
 func (l stubLimit) LimitExceeded() string { return string(l) }
 
 func (s *procStub) Incidents(_ context.Context, q engine.IncidentQuery) ([]engine.Incident, error) {
