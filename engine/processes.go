@@ -47,7 +47,8 @@ type Processes interface {
 	// variables of a running instance (POST /process-instance/{id}/variables).
 	SetProcessInstanceVariables(ctx context.Context, id string, m VariableModification) error
 	// DeleteProcessInstance cancels a running instance; its history state
-	// becomes EXTERNALLY_TERMINATED.
+	// becomes EXTERNALLY_TERMINATED. A called instance's call activity is
+	// cancelled with it, and a caller left with nothing running too.
 	DeleteProcessInstance(ctx context.Context, id string, o DeleteProcessInstance) error
 	// SuspendProcessInstance suspends a running instance: its tasks cannot
 	// be completed, its external tasks are not fetched.

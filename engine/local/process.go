@@ -369,7 +369,10 @@ func (e *Engine) DeleteProcessInstance(ctx context.Context, id string, o engine.
 		if err != nil {
 			return err
 		}
-		return c.cancelInstance(ir, engine.StateExternallyTerminated, o.Reason)
+		if err := c.cancelInstance(ir, engine.StateExternallyTerminated, o.Reason); err != nil {
+			return err
+		}
+		return c.cancelCallers(ir, engine.StateExternallyTerminated, o.Reason)
 	})
 }
 

@@ -812,6 +812,51 @@ func (c *cmd) cancelInstance(ir *irun, st, reason string) error {
 	return nil
 }
 
+// cancelCallers does for a cancelled called instance what Operaton does
+// (a process instance modification that cancels the calling activity
+// instance): the call activity waiting on it is cancelled, with the
+// embedded sub-processes it leaves empty, and a caller left without any
+// token is cancelled too (state st), and so on up the call chain. A
+// caller with other branches still running continues without the call.
+func (c *cmd) cancelCallers(child *irun, st, reason string) error {
+	for cur := child; cur.rec.SuperInstanceID != ""; {
+		parent, err := c.load(cur.rec.SuperInstanceID)
+		if errors.Is(err, ErrNoRecord) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		ptok := parent.tokenWaiting(cur.rec.ID)
+		if ptok == nil {
+			return nil
+		}
+		ptok.Wait = "" // the called instance is cancelled already
+		scope := ptok.Scope
+		if err := c.cancelToken(parent, ptok, reason, st); err != nil {
+			return err
+		}
+		for scope != "" && !slices.ContainsFunc(parent.st.Tokens, func(t *token) bool { return t.Scope == scope }) {
+			sub := parent.token(scope)
+			if sub == nil {
+				break
+			}
+			scope = sub.Scope
+			if err := c.cancelToken(parent, sub, reason, st); err != nil {
+				return err
+			}
+		}
+		if len(parent.st.Tokens) > 0 {
+			return nil
+		}
+		if err := c.cancelInstance(parent, st, reason); err != nil {
+			return err
+		}
+		cur = parent
+	}
+	return nil
+}
+
 // throwError throws a BPMN error from a token's activity: the nearest
 // error boundary event that catches the code, on the activity, an
 // enclosing sub-process or a calling activity, takes over; the activities

@@ -36,6 +36,7 @@ func Processes(t *testing.T, newEngine func(t *testing.T) engine.ProcessEngine) 
 		{"Claim", testClaim},
 		{"TypedVariables", testTypedVariables},
 		{"ParallelAndTerminate", testParallelTerminate},
+		{"DeleteCalledInstance", testDeleteCalled},
 		{"ScriptErrorBoundary", testScriptErrorBoundary},
 		{"UnsupportedElement", testUnsupported},
 		{"ExternalTaskRetries", testExternalRetries},
@@ -995,6 +996,66 @@ func testParallelTerminate(t *testing.T, e engine.ProcessEngine) {
 	}
 	checkStrings(t, "parent activities", activities(t, e, pp.ID), []string{"s:startEvent", "fork:parallelGateway",
 		"call:callActivity!", "b:userTask", "stop:terminateEndEvent"})
+}
+
+// testDeleteCalled: deleting a called instance does what Operaton does
+// (it cancels the calling activity instance): the call activity is
+// cancelled, with an embedded sub-process it leaves empty, and a caller
+// left with nothing to do is cancelled too, up the call chain; a caller
+// with another branch running goes on.
+func testDeleteCalled(t *testing.T, e engine.ProcessEngine) {
+	leaf := bpmnDoc("", proc("Leaf", `<bpmn:startEvent id="ls"/><bpmn:userTask id="leafTask"/><bpmn:endEvent id="le"/>`+chain("ls", "leafTask", "le")))
+	mid := bpmnDoc("", proc("Mid", `<bpmn:startEvent id="ms"/><bpmn:callActivity id="callLeaf" calledElement="Leaf"/><bpmn:endEvent id="me"/>`+
+		chain("ms", "callLeaf", "me")))
+	top := bpmnDoc("", proc("Top", `<bpmn:startEvent id="ts"/><bpmn:subProcess id="wrap"><bpmn:startEvent id="ws"/>
+<bpmn:callActivity id="callMid" calledElement="Mid"/><bpmn:endEvent id="we"/>`+chain("ws", "callMid", "we")+`</bpmn:subProcess>
+<bpmn:endEvent id="te"/>`+chain("ts", "wrap", "te")))
+	forked := bpmnDoc("", proc("Forked", `<bpmn:startEvent id="s"/><bpmn:parallelGateway id="fork"/>
+<bpmn:callActivity id="call" calledElement="Leaf"/><bpmn:userTask id="b"/><bpmn:endEvent id="e1"/><bpmn:endEvent id="e2"/>`+
+		flow("f1", "s", "fork", "")+flow("f2", "fork", "call", "")+flow("f3", "fork", "b", "")+flow("f4", "b", "e1", "")+flow("f5", "call", "e2", "")))
+	deployXML(t, e, "", "leaf.bpmn", leaf, "mid.bpmn", mid, "top.bpmn", top, "forked.bpmn", forked)
+
+	pt := start(t, e, engine.StartProcess{Key: "Top"})
+	mids, _ := e.ProcessInstances(ctx, engine.ProcessInstanceQuery{SuperProcessInstance: pt.ID})
+	if len(mids) != 1 {
+		t.Fatalf("instances called by Top = %d, want 1", len(mids))
+	}
+	leaves, _ := e.ProcessInstances(ctx, engine.ProcessInstanceQuery{SuperProcessInstance: mids[0].ID})
+	if len(leaves) != 1 {
+		t.Fatalf("instances called by Mid = %d, want 1", len(leaves))
+	}
+	onlyTask(t, e, leaves[0].ID, "leafTask")
+	if err := e.DeleteProcessInstance(ctx, leaves[0].ID, engine.DeleteProcessInstance{Reason: "withdrawn"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{leaves[0].ID, mids[0].ID, pt.ID} {
+		checkEnded(t, e, id)
+		checkState(t, e, id, engine.StateExternallyTerminated)
+		if h := history(t, e, id); h.DeleteReason != "withdrawn" {
+			t.Errorf("delete reason of %s = %q, want withdrawn", id, h.DeleteReason)
+		}
+	}
+	checkStrings(t, "Top's activities", activities(t, e, pt.ID), []string{"ts:startEvent", "wrap:subProcess!", "ws:startEvent", "callMid:callActivity!"})
+	checkStrings(t, "Mid's activities", activities(t, e, mids[0].ID), []string{"ms:startEvent", "callLeaf:callActivity!"})
+	if n, _ := e.TaskCount(ctx, engine.TaskQuery{}); n != 0 {
+		t.Errorf("%d tasks left after deleting the called instance", n)
+	}
+
+	pf := start(t, e, engine.StartProcess{Key: "Forked"})
+	subs, _ := e.ProcessInstances(ctx, engine.ProcessInstanceQuery{SuperProcessInstance: pf.ID})
+	if len(subs) != 1 {
+		t.Fatalf("instances called by Forked = %d, want 1", len(subs))
+	}
+	if err := e.DeleteProcessInstance(ctx, subs[0].ID, engine.DeleteProcessInstance{}); err != nil {
+		t.Fatal(err)
+	}
+	checkState(t, e, subs[0].ID, engine.StateExternallyTerminated)
+	checkState(t, e, pf.ID, engine.StateActive)
+	b := onlyTask(t, e, pf.ID, "b")
+	complete(t, e, b.ID, nil)
+	checkState(t, e, pf.ID, engine.StateCompleted)
+	checkStrings(t, "Forked's activities", activities(t, e, pf.ID), []string{"s:startEvent", "fork:parallelGateway",
+		"call:callActivity!", "b:userTask", "e1:noneEndEvent"})
 }
 
 func testScriptErrorBoundary(t *testing.T, e engine.ProcessEngine) {
