@@ -2,7 +2,9 @@ package local
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
+	"math/big"
 	"slices"
 	"sync"
 	"time"
@@ -61,6 +63,7 @@ func NewMemoryStore(o MemoryOptions) Store {
 		bySuper:      map[string]map[string]*memInstance{},
 		tasks:        map[string]*memTask{},
 		byMuni:       map[string]map[string]*memTask{},
+		byMuniNum:    map[string]map[string]*memTask{},
 		byGroup:      map[string]map[string]*memTask{},
 		tasksByInst:  map[string]map[string]*memTask{},
 		ext:          map[string]*memExt{},
@@ -89,8 +92,12 @@ type memStore struct {
 	instances map[string]*memInstance
 	bySuper   map[string]map[string]*memInstance
 
-	tasks       map[string]*memTask
+	tasks map[string]*memTask
+	// byMuni and byMuniNum index tasks by Municipality: text that reads as
+	// a number under its numberKey in byMuniNum (a filter compares it
+	// numerically with a number), any other text as is in byMuni.
 	byMuni      map[string]map[string]*memTask
+	byMuniNum   map[string]map[string]*memTask
 	byGroup     map[string]map[string]*memTask
 	tasksByInst map[string]map[string]*memTask
 
@@ -158,6 +165,27 @@ func delIndex[T any](m map[string]map[string]*T, k, id string) {
 }
 
 func noRecord() error { return ErrNoRecord }
+
+// muniIndex is the index and key of a task's Municipality text.
+func (s *memStore) muniIndex(text string) (map[string]map[string]*memTask, string) {
+	if k, ok := numberKey(text); ok {
+		return s.byMuniNum, k
+	}
+	return s.byMuni, text
+}
+
+// numberKey is one key for every text of a number as MatchVariable
+// compares numbers ("0363", "363" and "363.0" alike).
+func numberKey(text string) (string, bool) {
+	if text == "" {
+		return "", false
+	}
+	x, ok := new(big.Float).SetString(text)
+	if !ok || x.IsInf() {
+		return "", false
+	}
+	return x.Text('g', -1), true
+}
 
 // --- deployments and definitions
 
@@ -413,9 +441,20 @@ func (s *memStore) taskCandidates(q engine.TaskQuery) []*memTask {
 		}
 	}
 	for _, f := range q.ProcessVariables {
-		if f.Name == "municipality" && (f.Operator == "eq" || f.Operator == "") {
-			if v, ok := f.Value.(string); ok {
-				pick(s.byMuni[v])
+		if f.Name != "municipality" || (f.Operator != "eq" && f.Operator != "") {
+			continue
+		}
+		// a superset of what MatchVariable accepts, narrowed by MatchTask:
+		// numeric text ("0363", 363) compares numerically with a number
+		// variable and a number filter with numeric text, so both find
+		// their tasks under the number
+		switch v := f.Value.(type) {
+		case string:
+			idx, k := s.muniIndex(v)
+			pick(idx[k])
+		case json.Number:
+			if k, ok := numberKey(string(v)); ok {
+				pick(s.byMuniNum[k])
 			}
 		}
 	}
@@ -746,7 +785,8 @@ func (s *memStore) Commit(ctx context.Context, c Change) error {
 		}
 		m := &memTask{rec: r, ord: ord}
 		s.tasks[r.Task.ID] = m
-		addIndex(s.byMuni, r.Municipality, r.Task.ID, m)
+		idx, k := s.muniIndex(r.Municipality)
+		addIndex(idx, k, r.Task.ID, m)
 		addIndex(s.tasksByInst, r.Task.ProcessInstanceID, r.Task.ID, m)
 		for _, g := range slices.Compact(slices.Sorted(slices.Values(r.Task.CandidateGroups))) {
 			addIndex(s.byGroup, g, r.Task.ID, m)
@@ -792,7 +832,8 @@ func (s *memStore) removeTask(id string) {
 		return
 	}
 	delete(s.tasks, id)
-	delIndex(s.byMuni, m.rec.Municipality, id)
+	idx, k := s.muniIndex(m.rec.Municipality)
+	delIndex(idx, k, id)
 	delIndex(s.tasksByInst, m.rec.Task.ProcessInstanceID, id)
 	for _, g := range m.rec.Task.CandidateGroups {
 		delIndex(s.byGroup, g, id)
