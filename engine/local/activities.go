@@ -104,7 +104,10 @@ func (e *Engine) procDefByKey(ctx context.Context, key, tenantID string) (*procD
 }
 
 // start creates an instance and puts its token on the none start event.
-func (c *cmd) start(pd *procDef, businessKey string, vars engine.Variables, super *irun) (*irun, error) {
+// startUser, when known, is the history's startUserId and the value of the
+// variable the start event's camunda:initiator names (as Operaton sets it
+// from the authenticated user; unknown, the variable is null).
+func (c *cmd) start(pd *procDef, businessKey string, vars engine.Variables, super *irun, startUser string) (*irun, error) {
 	var se *bpmn.Element
 	for _, s := range pd.proc.StartEvents {
 		if eventKind(s) == bpmn.NoneEvent {
@@ -122,6 +125,19 @@ func (c *cmd) start(pd *procDef, businessKey string, vars engine.Variables, supe
 	if super != nil {
 		ir.rec.SuperInstanceID, ir.rec.RootInstanceID = super.rec.ID, super.rec.RootInstanceID
 		ir.st.Depth = super.st.Depth + 1
+	}
+	// the initiator first: the start variables override it, as in
+	// Operaton, which sets it when it creates the instance
+	ir.st.StartUser = startUser
+	if se.Event != nil && se.Event.Initiator != "" {
+		v := engine.Null() // Operaton sets it to the authenticated user, null without one
+		if startUser != "" {
+			v = engine.String(startUser)
+		}
+		if err := checkVariable(se.Event.Initiator, v); err != nil {
+			return nil, err
+		}
+		ir.setVar(se.Event.Initiator, v)
 	}
 	names := make([]string, 0, len(vars))
 	for n := range vars {
@@ -651,7 +667,7 @@ func (c *cmd) callActivity(ir *irun, tok *token, el *bpmn.Element) error {
 			return exprFailure(ir, el, err)
 		}
 	}
-	child, err := c.start(pd, bk, vars, ir)
+	child, err := c.start(pd, bk, vars, ir, "")
 	if err != nil {
 		return err
 	}

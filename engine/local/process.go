@@ -258,7 +258,7 @@ func (e *Engine) StartProcess(ctx context.Context, s engine.StartProcess) (engin
 	var ir *irun
 	err = e.command(ctx, func(c *cmd) error {
 		var err error
-		ir, err = c.start(pd, s.BusinessKey, s.Variables, nil)
+		ir, err = c.start(pd, s.BusinessKey, s.Variables, nil, s.StartUserID)
 		return err
 	})
 	if err != nil {

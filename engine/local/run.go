@@ -41,6 +41,8 @@ type state struct {
 	Joins         map[string]int `json:"joins,omitempty"`
 	StartActivity string         `json:"startActivity,omitempty"`
 	Depth         int            `json:"depth,omitempty"` // call depth: 0 at the top
+	// StartUser is the user who started the instance, "" when unknown.
+	StartUser string `json:"startUser,omitempty"`
 }
 
 // token is an execution: where it is and what it waits for. Tokens inside
@@ -967,6 +969,7 @@ func (c *cmd) historicInstance(ir *irun) engine.HistoricProcessInstance {
 	h := engine.HistoricProcessInstance{ID: ir.rec.ID, BusinessKey: ir.rec.BusinessKey,
 		ProcessDefinitionID: ir.rec.DefinitionID, ProcessDefinitionKey: ir.pd.def.Key, ProcessDefinitionName: ir.pd.def.Name,
 		ProcessDefinitionVersion: ir.pd.def.Version, StartTime: ir.rec.StartTime, StartActivityID: ir.st.StartActivity,
+		StartUserID:           ir.st.StartUser,
 		RootProcessInstanceID: ir.rec.RootInstanceID, SuperProcessInstanceID: ir.rec.SuperInstanceID, TenantID: ir.rec.TenantID,
 		State: engine.StateActive}
 	if ir.rec.Suspended {
