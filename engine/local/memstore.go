@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math/big"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -177,7 +178,8 @@ func (s *memStore) muniIndex(text string) (map[string]map[string]*memTask, strin
 // numberKey is one key for every text of a number as MatchVariable
 // compares numbers ("0363", "363" and "363.0" alike).
 func numberKey(text string) (string, bool) {
-	if text == "" {
+	// most municipalities are names: no big.Float for them
+	if text == "" || !strings.ContainsRune("+-.0123456789", rune(text[0])) {
 		return "", false
 	}
 	x, ok := new(big.Float).SetString(text)
