@@ -532,7 +532,17 @@ func (c *cmd) readTask(id string) (TaskRecord, error) {
 	if i, ok := c.taskIdx[id]; ok {
 		return c.ch.Tasks[i], nil
 	}
-	return c.e.store.Task(c.ctx, id)
+	if r, ok := c.readTasks[id]; ok {
+		return r, nil
+	}
+	r, err := c.e.store.Task(c.ctx, id)
+	if err == nil {
+		if c.readTasks == nil {
+			c.readTasks = make(map[string]TaskRecord, 1)
+		}
+		c.readTasks[id] = r
+	}
+	return r, err
 }
 
 // deleteUserTask removes an open task (completed or canceled) and ends
@@ -605,7 +615,17 @@ func (c *cmd) readExt(id string) (ExternalTaskRecord, error) {
 	if i, ok := c.extIdx[id]; ok {
 		return c.ch.ExternalTasks[i], nil
 	}
-	return c.e.store.ExternalTask(c.ctx, id)
+	if r, ok := c.readExts[id]; ok {
+		return r, nil
+	}
+	r, err := c.e.store.ExternalTask(c.ctx, id)
+	if err == nil {
+		if c.readExts == nil {
+			c.readExts = make(map[string]ExternalTaskRecord, 1)
+		}
+		c.readExts[id] = r
+	}
+	return r, err
 }
 
 func (c *cmd) deleteExternalTask(id string) error {

@@ -177,6 +177,11 @@ type cmd struct {
 	actIdx, htaskIdx map[string]int
 	taskIdx, extIdx  map[string]int
 	delTask, delExt  map[string]bool
+	// readTasks and readExts are the records this command read from the
+	// store (nil until the first), so a record is read once per attempt:
+	// completing a task reads it to check it and again to delete it.
+	readTasks map[string]TaskRecord
+	readExts  map[string]ExternalTaskRecord
 }
 
 func (e *Engine) newCmd(ctx context.Context) *cmd {
