@@ -545,6 +545,30 @@ func (c *cmd) readTask(id string) (TaskRecord, error) {
 	return r, err
 }
 
+// readTaskAndInstance is readTask for a command that loads the task's
+// instance next: with a TaskInstanceReader store both come in one read.
+func (c *cmd) readTaskAndInstance(id string) (TaskRecord, error) {
+	tr, ok := c.e.store.(TaskInstanceReader)
+	if _, done := c.taskIdx[id]; done || !ok {
+		return c.readTask(id)
+	}
+	if _, done := c.readTasks[id]; done {
+		return c.readTask(id)
+	}
+	r, inst, err := tr.TaskWithInstance(c.ctx, id)
+	if err != nil {
+		return r, err
+	}
+	if c.readTasks == nil {
+		c.readTasks = make(map[string]TaskRecord, 1)
+	}
+	c.readTasks[id] = r
+	if _, loaded := c.insts[inst.ID]; inst.ID != "" && !loaded {
+		c.readInst = &inst
+	}
+	return r, nil
+}
+
 // deleteUserTask removes an open task (completed or canceled) and ends
 // its history row with the reason.
 func (c *cmd) deleteUserTask(ir *irun, id, reason string) error {

@@ -504,7 +504,7 @@ func (e *Engine) CompleteTask(ctx context.Context, taskID string, vars engine.Va
 		}
 	}
 	return e.command(ctx, func(c *cmd) error {
-		rec, err := c.readTask(taskID)
+		rec, err := c.readTaskAndInstance(taskID)
 		if errors.Is(err, ErrNoRecord) {
 			return taskNotFound(taskID)
 		}

@@ -182,6 +182,9 @@ type cmd struct {
 	// completing a task reads it to check it and again to delete it.
 	readTasks map[string]TaskRecord
 	readExts  map[string]ExternalTaskRecord
+	// readInst is an instance read with a task (TaskInstanceReader), for
+	// load to take instead of reading it again.
+	readInst *InstanceRecord
 }
 
 func (e *Engine) newCmd(ctx context.Context) *cmd {
@@ -222,9 +225,14 @@ func (c *cmd) load(id string) (*irun, error) {
 	if ir, ok := c.insts[id]; ok {
 		return ir, nil
 	}
-	rec, err := c.e.store.Instance(c.ctx, id)
-	if err != nil {
-		return nil, err
+	var rec InstanceRecord
+	if c.readInst != nil && c.readInst.ID == id {
+		rec, c.readInst = *c.readInst, nil
+	} else {
+		var err error
+		if rec, err = c.e.store.Instance(c.ctx, id); err != nil {
+			return nil, err
+		}
 	}
 	pd, err := c.e.procDefByID(c.ctx, rec.DefinitionID)
 	if err != nil {

@@ -155,6 +155,16 @@ type Store interface {
 	DeleteHistory(ctx context.Context, instanceIDs ...string) error
 }
 
+// TaskInstanceReader is an optional Store method the engine uses when a
+// store has it: one read of an open task with its running instance, which
+// a database answers in one round trip instead of two (completing a task
+// reads both). inst is the zero record (ID "") when the instance is gone;
+// a missing task is ErrNoRecord. Both carry the versions they were read
+// at, so Commit checks them as after two reads.
+type TaskInstanceReader interface {
+	TaskWithInstance(ctx context.Context, taskID string) (task TaskRecord, inst InstanceRecord, err error)
+}
+
 // ErrNoRecord matches (errors.Is) a lookup of an id the store does not hold.
 var ErrNoRecord = errors.New("local: no such record")
 
