@@ -57,3 +57,45 @@ func TestIncidentQueryParams(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseIncidentQuery: any query string either fails with a 400 or
+// gives a query whose parameters read back to the same query.
+func FuzzParseIncidentQuery(f *testing.F) {
+	for _, s := range []string{"incidentType=failedExternalTask&processInstanceId=p", "sortBy=incidentTimestamp&sortOrder=desc&maxResults=3",
+		"tenantIdIn=a,b", "firstResult=-1", "sortBy=x&sortOrder=asc", "activityId=%25"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		v, err := url.ParseQuery(raw)
+		if err != nil {
+			return
+		}
+		q, err := ParseIncidentQuery(v)
+		if err != nil {
+			var e *Error
+			if !asError(err, &e) || e.Status != 400 {
+				t.Fatalf("error %v is not a 400", err)
+			}
+			return
+		}
+		back, err := ParseIncidentQuery(q.Values())
+		if err != nil {
+			t.Fatalf("re-parse of %v: %v", q.Values(), err)
+		}
+		if len(q.TenantIDIn) == 1 && q.TenantIDIn[0] == "" {
+			q.TenantIDIn = nil // an empty list and a list of "" look alike
+		}
+		if len(back.TenantIDIn) == 1 && back.TenantIDIn[0] == "" {
+			back.TenantIDIn = nil
+		}
+		if len(q.TenantIDIn) == 0 {
+			q.TenantIDIn = nil
+		}
+		if len(back.TenantIDIn) == 0 {
+			back.TenantIDIn = nil
+		}
+		if !reflect.DeepEqual(back, q) {
+			t.Fatalf("%q: %+v came back as %+v", raw, q, back)
+		}
+	})
+}
