@@ -3,8 +3,7 @@
 // decision definitions, DMN XML, evaluation and the version probe, and
 // the process side: process definitions, starting, instances and their
 // variables, user tasks, external tasks (fetchAndLock with long polling,
-// retries), incidents
-// and history. It implements engine.ProcessEngine, so code written
+// retries), incidents and history. It implements engine.ProcessEngine, so code written
 // against the interface runs on a remote Operaton or on regelkit's
 // embedded engine alike.
 //
