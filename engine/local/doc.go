@@ -164,6 +164,9 @@
 // SetExternalTaskRetries) opens a failedExternalTask incident, held in
 // the task's record and so written in the same Commit; setting retries
 // above 0 or completing the task resolves it, and it leaves Incidents.
+// As in Operaton, each calling instance up the call chain shows a copy at
+// its call activity (caused by the incident below, rooted in the task's);
+// the engine derives the copies when it lists incidents.
 //
 // BenchmarkOverheadVsDMN and BenchmarkOverheadVsDMNDRD alternate engine
 // and dmn evaluations and report the engine's overhead in percent; its

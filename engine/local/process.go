@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"maps"
@@ -826,16 +827,113 @@ func (e *Engine) SetExternalTaskRetries(ctx context.Context, id string, retries 
 
 // --- incidents
 
-// Incidents lists open incidents.
+// Incidents lists open incidents: those of external tasks out of
+// retries, and as in Operaton a copy of each in every calling instance
+// up the call chain (see recursiveIncidents).
 func (e *Engine) Incidents(ctx context.Context, q engine.IncidentQuery) ([]engine.Incident, error) {
-	return e.store.Incidents(ctx, q)
+	roots, err := e.store.Incidents(ctx, engine.IncidentQuery{})
+	if err != nil || len(roots) == 0 {
+		return roots, err
+	}
+	all, err := e.recursiveIncidents(ctx, roots)
+	if err != nil {
+		return nil, err
+	}
+	out := all[:0]
+	for i := range all {
+		if MatchIncident(q, &all[i]) {
+			out = append(out, all[i])
+		}
+	}
+	SortIncidents(q, out)
+	return Page(out, q.FirstResult, q.MaxResults), nil
 }
 
 // IncidentCount counts the open incidents the query matches.
 func (e *Engine) IncidentCount(ctx context.Context, q engine.IncidentQuery) (int, error) {
 	q.FirstResult, q.MaxResults, q.SortBy, q.SortOrder = 0, 0, "", ""
-	is, err := e.store.Incidents(ctx, q)
+	is, err := e.Incidents(ctx, q)
 	return len(is), err
+}
+
+// recursiveIncidents adds to the incidents of external tasks what Operaton
+// records with each (IncidentEntity.createRecursiveIncidents): in every
+// instance up the call chain, an incident of the same type at the call
+// activity waiting on the instance below, caused by the incident below,
+// rooted in the external task's, without configuration or message. They
+// are derived here rather than stored, so they appear and go with their
+// root in one Commit; their ids are name-based, the same on every read.
+// The instances are read one call level at a time.
+func (e *Engine) recursiveIncidents(ctx context.Context, roots []engine.Incident) ([]engine.Incident, error) {
+	out := slices.Clone(roots)
+	level := roots // incidents whose instances may have a caller
+	// a call chain ends (an instance's caller is older than it); the bound
+	// only guards against a store that answers nonsense
+	for depth := 0; len(level) > 0 && depth < 10_000; depth++ {
+		var ids []string
+		for _, in := range level {
+			if !slices.Contains(ids, in.ProcessInstanceID) {
+				ids = append(ids, in.ProcessInstanceID)
+			}
+		}
+		insts, err := e.store.Instances(ctx, engine.ProcessInstanceQuery{ProcessInstanceIDs: ids})
+		if err != nil {
+			return nil, err
+		}
+		super := map[string]string{} // instance -> its caller
+		for _, r := range insts {
+			if r.SuperInstanceID != "" {
+				super[r.ID] = r.SuperInstanceID
+			}
+		}
+		var parents []string
+		for _, p := range super {
+			if !slices.Contains(parents, p) {
+				parents = append(parents, p)
+			}
+		}
+		if len(parents) == 0 {
+			break
+		}
+		callers, err := e.store.Instances(ctx, engine.ProcessInstanceQuery{ProcessInstanceIDs: parents})
+		if err != nil {
+			return nil, err
+		}
+		byID := make(map[string]*InstanceRecord, len(callers))
+		for i := range callers {
+			byID[callers[i].ID] = &callers[i]
+		}
+		var next []engine.Incident
+		for _, in := range level {
+			p := byID[super[in.ProcessInstanceID]]
+			if p == nil {
+				continue
+			}
+			var st state
+			if err := json.Unmarshal(p.State, &st); err != nil {
+				return nil, engineError("the state of process instance %s cannot be read: %v", p.ID, err)
+			}
+			var call *token
+			for _, t := range st.Tokens {
+				if t.Wait == in.ProcessInstanceID {
+					call = t
+					break
+				}
+			}
+			if call == nil {
+				continue
+			}
+			sum := sha256.Sum256([]byte("incident/" + in.ID + "/" + p.ID))
+			id := formatUUID([16]byte(sum[:16]), 0x50)
+			next = append(next, engine.Incident{ID: id, ProcessDefinitionID: p.DefinitionID, ProcessInstanceID: p.ID,
+				ExecutionID: call.ID, Timestamp: in.Timestamp, Type: in.Type, ActivityID: call.Elem,
+				FailedActivityID: call.Elem, CauseIncidentID: in.ID, RootCauseIncidentID: in.RootCauseIncidentID,
+				TenantID: p.TenantID})
+		}
+		out = append(out, next...)
+		level = next
+	}
+	return out, nil
 }
 
 func clipTo(s string, n int) string {

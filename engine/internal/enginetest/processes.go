@@ -41,6 +41,7 @@ func Processes(t *testing.T, newEngine func(t *testing.T) engine.ProcessEngine) 
 		{"UnsupportedElement", testUnsupported},
 		{"ExternalTaskRetries", testExternalRetries},
 		{"Incidents", testIncidents},
+		{"IncidentsUpTheCallChain", testRecursiveIncidents},
 		{"DeployErrors", testDeployErrors},
 		{"Deployments", testDeployments},
 		{"MunicipalityFilter", testMunicipality},
@@ -1264,6 +1265,80 @@ func testIncidents(t *testing.T, e engine.ProcessEngine) {
 		t.Errorf("incidents after completing: %+v", is)
 	}
 	checkState(t, e, pi.ID, engine.StateCompleted)
+}
+
+// testRecursiveIncidents: as in Operaton, an incident in a called
+// instance has a copy in every caller, at the call activity, caused by
+// the one below and rooted in the external task's; the copies carry no
+// configuration and keep their ids; resolving the root resolves them all.
+func testRecursiveIncidents(t *testing.T, e engine.ProcessEngine) {
+	leaf := bpmnDoc("", proc("LeafX", `<bpmn:startEvent id="ls"/><bpmn:serviceTask id="mail" camunda:type="external" camunda:topic="mailx"/><bpmn:endEvent id="le"/>`+chain("ls", "mail", "le")))
+	mid := bpmnDoc("", proc("MidX", `<bpmn:startEvent id="ms"/><bpmn:callActivity id="callLeaf" calledElement="LeafX"/><bpmn:endEvent id="me"/>`+chain("ms", "callLeaf", "me")))
+	top := bpmnDoc("", proc("TopX", `<bpmn:startEvent id="ts"/><bpmn:callActivity id="callMid" calledElement="MidX"/><bpmn:endEvent id="te"/>`+chain("ts", "callMid", "te")))
+	deployXML(t, e, "", "leaf.bpmn", leaf, "mid.bpmn", mid, "top.bpmn", top)
+	pt := start(t, e, engine.StartProcess{Key: "TopX"})
+	mids, _ := e.ProcessInstances(ctx, engine.ProcessInstanceQuery{SuperProcessInstance: pt.ID})
+	if len(mids) != 1 {
+		t.Fatalf("instances called by TopX = %d, want 1", len(mids))
+	}
+	leaves, _ := e.ProcessInstances(ctx, engine.ProcessInstanceQuery{SuperProcessInstance: mids[0].ID})
+	if len(leaves) != 1 {
+		t.Fatalf("instances called by MidX = %d, want 1", len(leaves))
+	}
+	x, err := e.FetchAndLock(ctx, engine.FetchAndLock{WorkerID: "w", MaxTasks: 1, Topics: []engine.FetchTopic{{TopicName: "mailx", LockDuration: time.Minute}}})
+	if err != nil || len(x) != 1 {
+		t.Fatalf("fetched %+v, %v", x, err)
+	}
+	if err := e.ExternalTaskFailure(ctx, x[0].ID, engine.ExternalTaskFailure{WorkerID: "w", ErrorMessage: "down", Retries: 0}); err != nil {
+		t.Fatal(err)
+	}
+	byInstance := func() map[string]engine.Incident {
+		t.Helper()
+		is, err := e.Incidents(ctx, engine.IncidentQuery{SortBy: "processInstanceId", SortOrder: "asc"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]engine.Incident{}
+		for _, in := range is {
+			m[in.ProcessInstanceID] = in
+		}
+		if len(m) != len(is) {
+			t.Errorf("incidents %+v: more than one per instance", is)
+		}
+		return m
+	}
+	m := byInstance()
+	root, inMid, inTop := m[leaves[0].ID], m[mids[0].ID], m[pt.ID]
+	if len(m) != 3 || root.ID == "" || inMid.ID == "" || inTop.ID == "" {
+		t.Fatalf("incidents by instance = %+v, want one in each of the three", m)
+	}
+	if root.Configuration != x[0].ID || root.CauseIncidentID != root.ID || root.RootCauseIncidentID != root.ID || root.ActivityID != "mail" || root.Message != "down" {
+		t.Errorf("root incident = %+v", root)
+	}
+	if inMid.ActivityID != "callLeaf" || inMid.FailedActivityID != "callLeaf" || inMid.CauseIncidentID != root.ID ||
+		inMid.RootCauseIncidentID != root.ID || inMid.Configuration != "" || inMid.Message != "" ||
+		inMid.Type != "failedExternalTask" || inMid.ProcessDefinitionID != mids[0].DefinitionID || inMid.ExecutionID == "" {
+		t.Errorf("MidX's incident = %+v", inMid)
+	}
+	if inTop.ActivityID != "callMid" || inTop.CauseIncidentID != inMid.ID || inTop.RootCauseIncidentID != root.ID || inTop.Configuration != "" {
+		t.Errorf("TopX's incident = %+v", inTop)
+	}
+	if again := byInstance(); again[pt.ID].ID != inTop.ID || again[mids[0].ID].ID != inMid.ID {
+		t.Errorf("the copies' ids changed between reads: %+v then %+v", m, again)
+	}
+	only, err := e.Incidents(ctx, engine.IncidentQuery{ProcessInstanceID: pt.ID})
+	if err != nil || len(only) != 1 || only[0].ID != inTop.ID {
+		t.Errorf("TopX's incidents = %+v, %v", only, err)
+	}
+	if n, err := e.IncidentCount(ctx, engine.IncidentQuery{ActivityID: "callLeaf"}); err != nil || n != 1 {
+		t.Errorf("count at callLeaf = %d, %v; want 1", n, err)
+	}
+	if err := e.SetExternalTaskRetries(ctx, x[0].ID, 1); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := e.IncidentCount(ctx, engine.IncidentQuery{}); err != nil || n != 0 {
+		t.Errorf("incidents after setting retries = %d, %v; want 0", n, err)
+	}
 }
 
 func testDeployErrors(t *testing.T, e engine.ProcessEngine) {
