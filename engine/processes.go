@@ -47,7 +47,8 @@ type Processes interface {
 	// variables of a running instance (POST /process-instance/{id}/variables).
 	SetProcessInstanceVariables(ctx context.Context, id string, m VariableModification) error
 	// DeleteProcessInstance cancels a running instance; its history state
-	// becomes EXTERNALLY_TERMINATED.
+	// becomes EXTERNALLY_TERMINATED. A called instance's call activity is
+	// cancelled with it, and a caller left with nothing running too.
 	DeleteProcessInstance(ctx context.Context, id string, o DeleteProcessInstance) error
 	// SuspendProcessInstance suspends a running instance: its tasks cannot
 	// be completed, its external tasks are not fetched.
@@ -88,6 +89,15 @@ type Processes interface {
 	ExternalTaskBPMNError(ctx context.Context, id string, e ExternalTaskBPMNError) error
 	// ExtendLock extends the lock of an external task held by the worker.
 	ExtendLock(ctx context.Context, id, workerID string, d time.Duration) error
+	// SetExternalTaskRetries sets the retries of an external task (PUT
+	// /external-task/{id}/retries): above 0 it resolves the task's
+	// incident and the task is fetched again, 0 opens an incident.
+	SetExternalTaskRetries(ctx context.Context, id string, retries int) error
+
+	// Incidents lists open incidents (GET /incident).
+	Incidents(ctx context.Context, q IncidentQuery) ([]Incident, error)
+	// IncidentCount counts the open incidents the query matches (paging ignored).
+	IncidentCount(ctx context.Context, q IncidentQuery) (int, error)
 
 	// HistoricProcessInstances lists process instances, running and ended.
 	HistoricProcessInstances(ctx context.Context, q HistoricProcessInstanceQuery) ([]HistoricProcessInstance, error)
@@ -162,6 +172,11 @@ type StartProcess struct {
 	TenantID     string
 	BusinessKey  string
 	Variables    Variables
+	// StartUserID is the user who starts the instance, when known: the
+	// history's startUserId and the variable a start event's
+	// camunda:initiator names. Not sent to a remote engine, which takes
+	// the user from its own authentication.
+	StartUserID string
 	// WithVariablesInReturn fills ProcessInstance.Variables in the answer.
 	WithVariablesInReturn bool
 }
@@ -600,6 +615,51 @@ type HistoricDecisionQuery struct {
 	IncludeInputs         bool
 	IncludeOutputs        bool
 	// SortBy is one of evaluationTime, tenantId.
+	SortBy, SortOrder string
+	FirstResult       int
+	MaxResults        int // 0: no limit; -1: no rows
+}
+
+// IncidentFailedExternalTask is the type of the incident an external task
+// opens when its retries reach 0.
+const IncidentFailedExternalTask = "failedExternalTask"
+
+// Incident is an open incident (Operaton's IncidentDto). The embedded
+// engine opens one, of type IncidentFailedExternalTask, when an external
+// task's retries reach 0; setting its retries again or completing it
+// resolves the incident, which then leaves the runtime list.
+type Incident struct {
+	ID                  string
+	ProcessDefinitionID string
+	ProcessInstanceID   string
+	ExecutionID         string
+	Timestamp           time.Time // incidentTimestamp
+	Type                string    // incidentType
+	ActivityID          string
+	FailedActivityID    string
+	CauseIncidentID     string
+	RootCauseIncidentID string
+	// Configuration is the failed job's or external task's id.
+	Configuration   string
+	TenantID        string
+	Message         string // incidentMessage
+	JobDefinitionID string
+	Annotation      string
+}
+
+// IncidentQuery filters, sorts and pages open incidents (GET /incident,
+// GET /incident/count). Zero values do not filter.
+type IncidentQuery struct {
+	IncidentID          string
+	IncidentType        string
+	ProcessInstanceID   string
+	ProcessDefinitionID string
+	ActivityID          string
+	TenantIDIn          []string
+	// SortBy is one of incidentId, incidentMessage, incidentTimestamp,
+	// incidentType, executionId, activityId, processInstanceId,
+	// processDefinitionId, causeIncidentId, rootCauseIncidentId,
+	// configuration, tenantId; SortOrder asc or desc.
 	SortBy, SortOrder string
 	FirstResult       int
 	MaxResults        int // 0: no limit; -1: no rows

@@ -1026,3 +1026,50 @@ func (h *HistoricDecision) UnmarshalJSON(data []byte) error {
 		Inputs: j.Inputs, Outputs: j.Outputs}
 	return r.err
 }
+
+// ---- incidents
+
+type incidentJSON struct {
+	ID                  string  `json:"id"`
+	ProcessDefinitionID *string `json:"processDefinitionId"`
+	ProcessInstanceID   *string `json:"processInstanceId"`
+	ExecutionID         *string `json:"executionId"`
+	IncidentTimestamp   *string `json:"incidentTimestamp"`
+	IncidentType        *string `json:"incidentType"`
+	ActivityID          *string `json:"activityId"`
+	FailedActivityID    *string `json:"failedActivityId"`
+	CauseIncidentID     *string `json:"causeIncidentId"`
+	RootCauseIncidentID *string `json:"rootCauseIncidentId"`
+	Configuration       *string `json:"configuration"`
+	TenantID            *string `json:"tenantId"`
+	IncidentMessage     *string `json:"incidentMessage"`
+	JobDefinitionID     *string `json:"jobDefinitionId"`
+	Annotation          *string `json:"annotation"`
+}
+
+// MarshalJSON writes Operaton's IncidentDto.
+func (i Incident) MarshalJSON() ([]byte, error) {
+	return json.Marshal(incidentJSON{ID: i.ID, ProcessDefinitionID: nullable(i.ProcessDefinitionID),
+		ProcessInstanceID: nullable(i.ProcessInstanceID), ExecutionID: nullable(i.ExecutionID),
+		IncidentTimestamp: jsonTime(i.Timestamp), IncidentType: nullable(i.Type), ActivityID: nullable(i.ActivityID),
+		FailedActivityID: nullable(i.FailedActivityID), CauseIncidentID: nullable(i.CauseIncidentID),
+		RootCauseIncidentID: nullable(i.RootCauseIncidentID), Configuration: nullable(i.Configuration),
+		TenantID: nullable(i.TenantID), IncidentMessage: nullable(i.Message), JobDefinitionID: nullable(i.JobDefinitionID),
+		Annotation: nullable(i.Annotation)})
+}
+
+// UnmarshalJSON reads Operaton's IncidentDto.
+func (i *Incident) UnmarshalJSON(data []byte) error {
+	var j incidentJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	var r timeReader
+	*i = Incident{ID: j.ID, ProcessDefinitionID: str(j.ProcessDefinitionID), ProcessInstanceID: str(j.ProcessInstanceID),
+		ExecutionID: str(j.ExecutionID), Timestamp: r.at("incidentTimestamp", j.IncidentTimestamp),
+		Type: str(j.IncidentType), ActivityID: str(j.ActivityID), FailedActivityID: str(j.FailedActivityID),
+		CauseIncidentID: str(j.CauseIncidentID), RootCauseIncidentID: str(j.RootCauseIncidentID),
+		Configuration: str(j.Configuration), TenantID: str(j.TenantID), Message: str(j.IncidentMessage),
+		JobDefinitionID: str(j.JobDefinitionID), Annotation: str(j.Annotation)}
+	return r.err
+}

@@ -678,3 +678,30 @@ func ParseHistoricDecisionQuery(v url.Values) (HistoricDecisionQuery, error) {
 	}
 	return q, nil
 }
+
+// ---- IncidentQuery
+
+var incidentSortKeys = []string{"incidentId", "incidentMessage", "incidentTimestamp", "incidentType", "executionId",
+	"activityId", "processInstanceId", "processDefinitionId", "causeIncidentId", "rootCauseIncidentId",
+	"configuration", "tenantId"}
+
+func (q *IncidentQuery) shape() queryShape {
+	return queryShape{params: []param{
+		{name: "incidentId", s: &q.IncidentID}, {name: "incidentType", s: &q.IncidentType},
+		{name: "processInstanceId", s: &q.ProcessInstanceID}, {name: "processDefinitionId", s: &q.ProcessDefinitionID},
+		{name: "activityId", s: &q.ActivityID}, {name: "tenantIdIn", l: &q.TenantIDIn},
+	}, sortKeys: incidentSortKeys, by: &q.SortBy, order: &q.SortOrder, first: &q.FirstResult, max: &q.MaxResults}
+}
+
+// Values encodes the query as the parameters of Operaton's GET /incident.
+func (q IncidentQuery) Values() url.Values { return q.shape().values() }
+
+// ParseIncidentQuery reads the parameters of Operaton's GET /incident and
+// GET /incident/count.
+func ParseIncidentQuery(v url.Values) (IncidentQuery, error) {
+	var q IncidentQuery
+	if err := q.shape().parse(v); err != nil {
+		return IncidentQuery{}, err
+	}
+	return q, nil
+}

@@ -104,7 +104,10 @@ func (e *Engine) procDefByKey(ctx context.Context, key, tenantID string) (*procD
 }
 
 // start creates an instance and puts its token on the none start event.
-func (c *cmd) start(pd *procDef, businessKey string, vars engine.Variables, super *irun) (*irun, error) {
+// startUser, when known, is the history's startUserId and the value of the
+// variable the start event's camunda:initiator names (as Operaton sets it
+// from the authenticated user; unknown, the variable is null).
+func (c *cmd) start(pd *procDef, businessKey string, vars engine.Variables, super *irun, startUser string) (*irun, error) {
 	var se *bpmn.Element
 	for _, s := range pd.proc.StartEvents {
 		if eventKind(s) == bpmn.NoneEvent {
@@ -122,6 +125,19 @@ func (c *cmd) start(pd *procDef, businessKey string, vars engine.Variables, supe
 	if super != nil {
 		ir.rec.SuperInstanceID, ir.rec.RootInstanceID = super.rec.ID, super.rec.RootInstanceID
 		ir.st.Depth = super.st.Depth + 1
+	}
+	// the initiator first: the start variables override it, as in
+	// Operaton, which sets it when it creates the instance
+	ir.st.StartUser = startUser
+	if se.Event != nil && se.Event.Initiator != "" {
+		v := engine.Null() // Operaton sets it to the authenticated user, null without one
+		if startUser != "" {
+			v = engine.String(startUser)
+		}
+		if err := checkVariable(se.Event.Initiator, v); err != nil {
+			return nil, err
+		}
+		ir.setVar(se.Event.Initiator, v)
 	}
 	names := make([]string, 0, len(vars))
 	for n := range vars {
@@ -516,7 +532,41 @@ func (c *cmd) readTask(id string) (TaskRecord, error) {
 	if i, ok := c.taskIdx[id]; ok {
 		return c.ch.Tasks[i], nil
 	}
-	return c.e.store.Task(c.ctx, id)
+	if r, ok := c.readTasks[id]; ok {
+		return r, nil
+	}
+	r, err := c.e.store.Task(c.ctx, id)
+	if err == nil {
+		if c.readTasks == nil {
+			c.readTasks = make(map[string]TaskRecord, 1)
+		}
+		c.readTasks[id] = r
+	}
+	return r, err
+}
+
+// readTaskAndInstance is readTask for a command that loads the task's
+// instance next: with a TaskInstanceReader store both come in one read.
+func (c *cmd) readTaskAndInstance(id string) (TaskRecord, error) {
+	tr, ok := c.e.store.(TaskInstanceReader)
+	if _, done := c.taskIdx[id]; done || !ok {
+		return c.readTask(id)
+	}
+	if _, done := c.readTasks[id]; done {
+		return c.readTask(id)
+	}
+	r, inst, err := tr.TaskWithInstance(c.ctx, id)
+	if err != nil {
+		return r, err
+	}
+	if c.readTasks == nil {
+		c.readTasks = make(map[string]TaskRecord, 1)
+	}
+	c.readTasks[id] = r
+	if _, loaded := c.insts[inst.ID]; inst.ID != "" && !loaded {
+		c.readInst = &inst
+	}
+	return r, nil
 }
 
 // deleteUserTask removes an open task (completed or canceled) and ends
@@ -589,7 +639,17 @@ func (c *cmd) readExt(id string) (ExternalTaskRecord, error) {
 	if i, ok := c.extIdx[id]; ok {
 		return c.ch.ExternalTasks[i], nil
 	}
-	return c.e.store.ExternalTask(c.ctx, id)
+	if r, ok := c.readExts[id]; ok {
+		return r, nil
+	}
+	r, err := c.e.store.ExternalTask(c.ctx, id)
+	if err == nil {
+		if c.readExts == nil {
+			c.readExts = make(map[string]ExternalTaskRecord, 1)
+		}
+		c.readExts[id] = r
+	}
+	return r, err
 }
 
 func (c *cmd) deleteExternalTask(id string) error {
@@ -651,7 +711,7 @@ func (c *cmd) callActivity(ir *irun, tok *token, el *bpmn.Element) error {
 			return exprFailure(ir, el, err)
 		}
 	}
-	child, err := c.start(pd, bk, vars, ir)
+	child, err := c.start(pd, bk, vars, ir, "")
 	if err != nil {
 		return err
 	}

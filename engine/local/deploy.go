@@ -398,7 +398,12 @@ func definitionID(key string, version int) string {
 func newUUID() string {
 	var b [16]byte
 	rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
+	return formatUUID(b, 0x40)
+}
+
+// formatUUID writes b as a UUID of the version (0x40: random, 0x50: name-based).
+func formatUUID(b [16]byte, version byte) string {
+	b[6] = b[6]&0x0f | version
 	b[8] = b[8]&0x3f | 0x80
 	var out [36]byte
 	hex.Encode(out[0:8], b[0:4])

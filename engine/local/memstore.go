@@ -2,8 +2,11 @@ package local
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
+	"math/big"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -61,6 +64,7 @@ func NewMemoryStore(o MemoryOptions) Store {
 		bySuper:      map[string]map[string]*memInstance{},
 		tasks:        map[string]*memTask{},
 		byMuni:       map[string]map[string]*memTask{},
+		byMuniNum:    map[string]map[string]*memTask{},
 		byGroup:      map[string]map[string]*memTask{},
 		tasksByInst:  map[string]map[string]*memTask{},
 		ext:          map[string]*memExt{},
@@ -89,8 +93,12 @@ type memStore struct {
 	instances map[string]*memInstance
 	bySuper   map[string]map[string]*memInstance
 
-	tasks       map[string]*memTask
+	tasks map[string]*memTask
+	// byMuni and byMuniNum index tasks by Municipality: text that reads as
+	// a number under its numberKey in byMuniNum (a filter compares it
+	// numerically with a number), any other text as is in byMuni.
 	byMuni      map[string]map[string]*memTask
+	byMuniNum   map[string]map[string]*memTask
 	byGroup     map[string]map[string]*memTask
 	tasksByInst map[string]map[string]*memTask
 
@@ -158,6 +166,28 @@ func delIndex[T any](m map[string]map[string]*T, k, id string) {
 }
 
 func noRecord() error { return ErrNoRecord }
+
+// muniIndex is the index and key of a task's Municipality text.
+func (s *memStore) muniIndex(text string) (map[string]map[string]*memTask, string) {
+	if k, ok := numberKey(text); ok {
+		return s.byMuniNum, k
+	}
+	return s.byMuni, text
+}
+
+// numberKey is one key for every text of a number as MatchVariable
+// compares numbers ("0363", "363" and "363.0" alike).
+func numberKey(text string) (string, bool) {
+	// most municipalities are names: no big.Float for them
+	if text == "" || !strings.ContainsRune("+-.0123456789", rune(text[0])) {
+		return "", false
+	}
+	x, ok := new(big.Float).SetString(text)
+	if !ok || x.IsInf() {
+		return "", false
+	}
+	return x.Text('g', -1), true
+}
 
 // --- deployments and definitions
 
@@ -413,9 +443,20 @@ func (s *memStore) taskCandidates(q engine.TaskQuery) []*memTask {
 		}
 	}
 	for _, f := range q.ProcessVariables {
-		if f.Name == "municipality" && (f.Operator == "eq" || f.Operator == "") {
-			if v, ok := f.Value.(string); ok {
-				pick(s.byMuni[v])
+		if f.Name != "municipality" || (f.Operator != "eq" && f.Operator != "") {
+			continue
+		}
+		// a superset of what MatchVariable accepts, narrowed by MatchTask:
+		// numeric text ("0363", 363) compares numerically with a number
+		// variable and a number filter with numeric text, so both find
+		// their tasks under the number
+		switch v := f.Value.(type) {
+		case string:
+			idx, k := s.muniIndex(v)
+			pick(idx[k])
+		case json.Number:
+			if k, ok := numberKey(string(v)); ok {
+				pick(s.byMuniNum[k])
 			}
 		}
 	}
@@ -557,6 +598,23 @@ func (s *memStore) InstanceExternalTasks(ctx context.Context, instanceIDs ...str
 		out[i] = cloneExt(&m.rec)
 	}
 	return out, nil
+}
+
+func (s *memStore) Incidents(ctx context.Context, q engine.IncidentQuery) ([]engine.Incident, error) {
+	s.mu.RLock()
+	var ms []*memExt
+	for _, m := range s.ext {
+		if m.rec.IncidentID != "" {
+			ms = append(ms, m)
+		}
+	}
+	slices.SortFunc(ms, func(a, b *memExt) int { return int(a.ord - b.ord) })
+	recs := make([]ExternalTaskRecord, len(ms))
+	for i, m := range ms {
+		recs[i] = cloneExt(&m.rec)
+	}
+	s.mu.RUnlock()
+	return Incidents(q, recs), nil
 }
 
 // Fetchable reports whether an external task can be locked at now for the
@@ -729,7 +787,8 @@ func (s *memStore) Commit(ctx context.Context, c Change) error {
 		}
 		m := &memTask{rec: r, ord: ord}
 		s.tasks[r.Task.ID] = m
-		addIndex(s.byMuni, r.Municipality, r.Task.ID, m)
+		idx, k := s.muniIndex(r.Municipality)
+		addIndex(idx, k, r.Task.ID, m)
 		addIndex(s.tasksByInst, r.Task.ProcessInstanceID, r.Task.ID, m)
 		for _, g := range slices.Compact(slices.Sorted(slices.Values(r.Task.CandidateGroups))) {
 			addIndex(s.byGroup, g, r.Task.ID, m)
@@ -775,7 +834,8 @@ func (s *memStore) removeTask(id string) {
 		return
 	}
 	delete(s.tasks, id)
-	delIndex(s.byMuni, m.rec.Municipality, id)
+	idx, k := s.muniIndex(m.rec.Municipality)
+	delIndex(idx, k, id)
 	delIndex(s.tasksByInst, m.rec.Task.ProcessInstanceID, id)
 	for _, g := range m.rec.Task.CandidateGroups {
 		delIndex(s.byGroup, g, id)

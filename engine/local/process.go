@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"maps"
@@ -258,7 +259,7 @@ func (e *Engine) StartProcess(ctx context.Context, s engine.StartProcess) (engin
 	var ir *irun
 	err = e.command(ctx, func(c *cmd) error {
 		var err error
-		ir, err = c.start(pd, s.BusinessKey, s.Variables, nil)
+		ir, err = c.start(pd, s.BusinessKey, s.Variables, nil, s.StartUserID)
 		return err
 	})
 	if err != nil {
@@ -369,7 +370,10 @@ func (e *Engine) DeleteProcessInstance(ctx context.Context, id string, o engine.
 		if err != nil {
 			return err
 		}
-		return c.cancelInstance(ir, engine.StateExternallyTerminated, o.Reason)
+		if err := c.cancelInstance(ir, engine.StateExternallyTerminated, o.Reason); err != nil {
+			return err
+		}
+		return c.cancelCallers(ir, engine.StateExternallyTerminated, o.Reason)
 	})
 }
 
@@ -501,7 +505,7 @@ func (e *Engine) CompleteTask(ctx context.Context, taskID string, vars engine.Va
 		}
 	}
 	return e.command(ctx, func(c *cmd) error {
-		rec, err := c.readTask(taskID)
+		rec, err := c.readTaskAndInstance(taskID)
 		if errors.Is(err, ErrNoRecord) {
 			return taskNotFound(taskID)
 		}
@@ -774,17 +778,162 @@ func (e *Engine) ExternalTaskFailure(ctx context.Context, id string, f engine.Ex
 		if err != nil {
 			return err
 		}
-		retries := f.Retries
-		rec.Retries = &retries
 		rec.ErrorMessage, rec.ErrorDetails = clipTo(f.ErrorMessage, 4000), clipTo(f.ErrorDetails, 64<<10)
 		rec.WorkerID, rec.LockExpiration = "", time.Time{}
 		rec.RetryAt = time.Time{}
 		if f.RetryTimeout > 0 {
 			rec.RetryAt = c.now.Add(f.RetryTimeout)
 		}
+		c.setRetries(&rec, f.Retries)
 		c.putExt(rec)
 		return nil
 	})
+}
+
+// setRetries sets an external task's retries and with them its incident:
+// at 0 one is opened (once), above 0 it is resolved. The incident travels
+// in the task's record, so it is written in the same Commit as the
+// failure that opened it.
+func (c *cmd) setRetries(rec *ExternalTaskRecord, retries int) {
+	rec.Retries = &retries
+	switch {
+	case retries > 0:
+		rec.IncidentID, rec.IncidentTime = "", time.Time{}
+	case rec.IncidentID == "":
+		rec.IncidentID, rec.IncidentTime = newUUID(), c.now
+	}
+}
+
+// SetExternalTaskRetries sets the retries of an external task: above 0
+// the task is fetchable again and its incident resolved, 0 opens one.
+func (e *Engine) SetExternalTaskRetries(ctx context.Context, id string, retries int) error {
+	if retries < 0 {
+		return engine.InvalidRequest("The number of retries cannot be negative")
+	}
+	return e.command(ctx, func(c *cmd) error {
+		rec, err := c.readExt(id)
+		if errors.Is(err, ErrNoRecord) {
+			return extNotFound(id)
+		}
+		if err != nil {
+			return err
+		}
+		c.setRetries(&rec, retries)
+		rec.RetryAt = time.Time{}
+		c.putExt(rec)
+		return nil
+	})
+}
+
+// --- incidents
+
+// Incidents lists open incidents: those of external tasks out of
+// retries, and as in Operaton a copy of each in every calling instance
+// up the call chain (see recursiveIncidents).
+func (e *Engine) Incidents(ctx context.Context, q engine.IncidentQuery) ([]engine.Incident, error) {
+	roots, err := e.store.Incidents(ctx, engine.IncidentQuery{})
+	if err != nil || len(roots) == 0 {
+		return roots, err
+	}
+	all, err := e.recursiveIncidents(ctx, roots)
+	if err != nil {
+		return nil, err
+	}
+	out := all[:0]
+	for i := range all {
+		if MatchIncident(q, &all[i]) {
+			out = append(out, all[i])
+		}
+	}
+	SortIncidents(q, out)
+	return Page(out, q.FirstResult, q.MaxResults), nil
+}
+
+// IncidentCount counts the open incidents the query matches.
+func (e *Engine) IncidentCount(ctx context.Context, q engine.IncidentQuery) (int, error) {
+	q.FirstResult, q.MaxResults, q.SortBy, q.SortOrder = 0, 0, "", ""
+	is, err := e.Incidents(ctx, q)
+	return len(is), err
+}
+
+// recursiveIncidents adds to the incidents of external tasks what Operaton
+// records with each (IncidentEntity.createRecursiveIncidents): in every
+// instance up the call chain, an incident of the same type at the call
+// activity waiting on the instance below, caused by the incident below,
+// rooted in the external task's, without configuration or message. They
+// are derived here rather than stored, so they appear and go with their
+// root in one Commit; their ids are name-based, the same on every read.
+// The instances are read one call level at a time.
+func (e *Engine) recursiveIncidents(ctx context.Context, roots []engine.Incident) ([]engine.Incident, error) {
+	out := slices.Clone(roots)
+	level := roots // incidents whose instances may have a caller
+	// a call chain ends (an instance's caller is older than it); the bound
+	// only guards against a store that answers nonsense
+	for depth := 0; len(level) > 0 && depth < 10_000; depth++ {
+		var ids []string
+		for _, in := range level {
+			if !slices.Contains(ids, in.ProcessInstanceID) {
+				ids = append(ids, in.ProcessInstanceID)
+			}
+		}
+		insts, err := e.store.Instances(ctx, engine.ProcessInstanceQuery{ProcessInstanceIDs: ids})
+		if err != nil {
+			return nil, err
+		}
+		super := map[string]string{} // instance -> its caller
+		for _, r := range insts {
+			if r.SuperInstanceID != "" {
+				super[r.ID] = r.SuperInstanceID
+			}
+		}
+		var parents []string
+		for _, p := range super {
+			if !slices.Contains(parents, p) {
+				parents = append(parents, p)
+			}
+		}
+		if len(parents) == 0 {
+			break
+		}
+		callers, err := e.store.Instances(ctx, engine.ProcessInstanceQuery{ProcessInstanceIDs: parents})
+		if err != nil {
+			return nil, err
+		}
+		byID := make(map[string]*InstanceRecord, len(callers))
+		for i := range callers {
+			byID[callers[i].ID] = &callers[i]
+		}
+		var next []engine.Incident
+		for _, in := range level {
+			p := byID[super[in.ProcessInstanceID]]
+			if p == nil {
+				continue
+			}
+			var st state
+			if err := json.Unmarshal(p.State, &st); err != nil {
+				return nil, engineError("the state of process instance %s cannot be read: %v", p.ID, err)
+			}
+			var call *token
+			for _, t := range st.Tokens {
+				if t.Wait == in.ProcessInstanceID {
+					call = t
+					break
+				}
+			}
+			if call == nil {
+				continue
+			}
+			sum := sha256.Sum256([]byte("incident/" + in.ID + "/" + p.ID))
+			id := formatUUID([16]byte(sum[:16]), 0x50)
+			next = append(next, engine.Incident{ID: id, ProcessDefinitionID: p.DefinitionID, ProcessInstanceID: p.ID,
+				ExecutionID: call.ID, Timestamp: in.Timestamp, Type: in.Type, ActivityID: call.Elem,
+				FailedActivityID: call.Elem, CauseIncidentID: in.ID, RootCauseIncidentID: in.RootCauseIncidentID,
+				TenantID: p.TenantID})
+		}
+		out = append(out, next...)
+		level = next
+	}
+	return out, nil
 }
 
 func clipTo(s string, n int) string {

@@ -41,6 +41,8 @@ type state struct {
 	Joins         map[string]int `json:"joins,omitempty"`
 	StartActivity string         `json:"startActivity,omitempty"`
 	Depth         int            `json:"depth,omitempty"` // call depth: 0 at the top
+	// StartUser is the user who started the instance, "" when unknown.
+	StartUser string `json:"startUser,omitempty"`
 }
 
 // token is an execution: where it is and what it waits for. Tokens inside
@@ -175,6 +177,14 @@ type cmd struct {
 	actIdx, htaskIdx map[string]int
 	taskIdx, extIdx  map[string]int
 	delTask, delExt  map[string]bool
+	// readTasks and readExts are the records this command read from the
+	// store (nil until the first), so a record is read once per attempt:
+	// completing a task reads it to check it and again to delete it.
+	readTasks map[string]TaskRecord
+	readExts  map[string]ExternalTaskRecord
+	// readInst is an instance read with a task (TaskInstanceReader), for
+	// load to take instead of reading it again.
+	readInst *InstanceRecord
 }
 
 func (e *Engine) newCmd(ctx context.Context) *cmd {
@@ -215,9 +225,14 @@ func (c *cmd) load(id string) (*irun, error) {
 	if ir, ok := c.insts[id]; ok {
 		return ir, nil
 	}
-	rec, err := c.e.store.Instance(c.ctx, id)
-	if err != nil {
-		return nil, err
+	var rec InstanceRecord
+	if c.readInst != nil && c.readInst.ID == id {
+		rec, c.readInst = *c.readInst, nil
+	} else {
+		var err error
+		if rec, err = c.e.store.Instance(c.ctx, id); err != nil {
+			return nil, err
+		}
 	}
 	pd, err := c.e.procDefByID(c.ctx, rec.DefinitionID)
 	if err != nil {
@@ -812,6 +827,51 @@ func (c *cmd) cancelInstance(ir *irun, st, reason string) error {
 	return nil
 }
 
+// cancelCallers does for a cancelled called instance what Operaton does
+// (a process instance modification that cancels the calling activity
+// instance): the call activity waiting on it is cancelled, with the
+// embedded sub-processes it leaves empty, and a caller left without any
+// token is cancelled too (state st), and so on up the call chain. A
+// caller with other branches still running continues without the call.
+func (c *cmd) cancelCallers(child *irun, st, reason string) error {
+	for cur := child; cur.rec.SuperInstanceID != ""; {
+		parent, err := c.load(cur.rec.SuperInstanceID)
+		if errors.Is(err, ErrNoRecord) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		ptok := parent.tokenWaiting(cur.rec.ID)
+		if ptok == nil {
+			return nil
+		}
+		ptok.Wait = "" // the called instance is cancelled already
+		scope := ptok.Scope
+		if err := c.cancelToken(parent, ptok, reason, st); err != nil {
+			return err
+		}
+		for scope != "" && !slices.ContainsFunc(parent.st.Tokens, func(t *token) bool { return t.Scope == scope }) {
+			sub := parent.token(scope)
+			if sub == nil {
+				break
+			}
+			scope = sub.Scope
+			if err := c.cancelToken(parent, sub, reason, st); err != nil {
+				return err
+			}
+		}
+		if len(parent.st.Tokens) > 0 {
+			return nil
+		}
+		if err := c.cancelInstance(parent, st, reason); err != nil {
+			return err
+		}
+		cur = parent
+	}
+	return nil
+}
+
 // throwError throws a BPMN error from a token's activity: the nearest
 // error boundary event that catches the code, on the activity, an
 // enclosing sub-process or a calling activity, takes over; the activities
@@ -922,6 +982,7 @@ func (c *cmd) historicInstance(ir *irun) engine.HistoricProcessInstance {
 	h := engine.HistoricProcessInstance{ID: ir.rec.ID, BusinessKey: ir.rec.BusinessKey,
 		ProcessDefinitionID: ir.rec.DefinitionID, ProcessDefinitionKey: ir.pd.def.Key, ProcessDefinitionName: ir.pd.def.Name,
 		ProcessDefinitionVersion: ir.pd.def.Version, StartTime: ir.rec.StartTime, StartActivityID: ir.st.StartActivity,
+		StartUserID:           ir.st.StartUser,
 		RootProcessInstanceID: ir.rec.RootInstanceID, SuperProcessInstanceID: ir.rec.SuperInstanceID, TenantID: ir.rec.TenantID,
 		State: engine.StateActive}
 	if ir.rec.Suspended {

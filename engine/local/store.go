@@ -132,6 +132,11 @@ type Store interface {
 	// UPDATE SKIP LOCKED). Indexed on TopicName, LockExpiration.
 	LockExternalTasks(ctx context.Context, r LockRequest) ([]ExternalTaskRecord, error)
 
+	// Incidents lists the open incidents (IncidentOf the external tasks
+	// with an IncidentID) matching the query, sorted and paged (unsorted:
+	// in the tasks' creation order). Indexed on the incidents' presence.
+	Incidents(ctx context.Context, q engine.IncidentQuery) ([]engine.Incident, error)
+
 	// Commit applies one step atomically (see the contract above).
 	Commit(ctx context.Context, c Change) error
 
@@ -148,6 +153,16 @@ type Store interface {
 	// DeleteHistory deletes the history of process instances (a cascading
 	// deployment deletion).
 	DeleteHistory(ctx context.Context, instanceIDs ...string) error
+}
+
+// TaskInstanceReader is an optional Store method the engine uses when a
+// store has it: one read of an open task with its running instance, which
+// a database answers in one round trip instead of two (completing a task
+// reads both). inst is the zero record (ID "") when the instance is gone;
+// a missing task is ErrNoRecord. Both carry the versions they were read
+// at, so Commit checks them as after two reads.
+type TaskInstanceReader interface {
+	TaskWithInstance(ctx context.Context, taskID string) (task TaskRecord, inst InstanceRecord, err error)
 }
 
 // ErrNoRecord matches (errors.Is) a lookup of an id the store does not hold.
@@ -262,6 +277,12 @@ type ExternalTaskRecord struct {
 	TenantID, BusinessKey     string
 	Suspended                 bool
 	CreateTime                time.Time
+	// IncidentID and IncidentTime are the task's open incident ("" when
+	// none): opened when its retries reach 0, resolved (cleared) when they
+	// are set above 0 again; completing the task deletes the record and
+	// with it the incident.
+	IncidentID   string
+	IncidentTime time.Time
 }
 
 // LockRequest is what LockExternalTasks locks.

@@ -658,3 +658,88 @@ func SortHistoricDecisions(q engine.HistoricDecisionQuery, hs []engine.HistoricD
 		return c
 	})
 }
+
+// IncidentOf is the open incident of an external task with an IncidentID:
+// a root incident (its own cause) of type failedExternalTask whose
+// configuration is the task's id, as Operaton records it.
+func IncidentOf(r *ExternalTaskRecord) engine.Incident {
+	return engine.Incident{ID: r.IncidentID, ProcessDefinitionID: r.DefinitionID, ProcessInstanceID: r.InstanceID,
+		ExecutionID: r.ExecutionID, Timestamp: r.IncidentTime, Type: engine.IncidentFailedExternalTask,
+		ActivityID: r.ActivityID, FailedActivityID: r.ActivityID, CauseIncidentID: r.IncidentID,
+		RootCauseIncidentID: r.IncidentID, Configuration: r.ID, TenantID: r.TenantID, Message: r.ErrorMessage}
+}
+
+// MatchIncident reports whether an incident passes the query's filters.
+func MatchIncident(q engine.IncidentQuery, i *engine.Incident) bool {
+	switch {
+	case !eqOK(q.IncidentID, i.ID), !eqOK(q.IncidentType, i.Type),
+		!eqOK(q.ProcessInstanceID, i.ProcessInstanceID), !eqOK(q.ProcessDefinitionID, i.ProcessDefinitionID),
+		!eqOK(q.ActivityID, i.ActivityID), !tenantOK(q.TenantIDIn, false, i.TenantID):
+		return false
+	}
+	return true
+}
+
+// SortIncidents sorts by the query's sorting.
+func SortIncidents(q engine.IncidentQuery, is []engine.Incident) {
+	if q.SortBy == "" {
+		return
+	}
+	text := func(i *engine.Incident) string {
+		switch q.SortBy {
+		case "incidentId":
+			return i.ID
+		case "incidentMessage":
+			return i.Message
+		case "incidentType":
+			return i.Type
+		case "executionId":
+			return i.ExecutionID
+		case "activityId":
+			return i.ActivityID
+		case "processInstanceId":
+			return i.ProcessInstanceID
+		case "processDefinitionId":
+			return i.ProcessDefinitionID
+		case "causeIncidentId":
+			return i.CauseIncidentID
+		case "rootCauseIncidentId":
+			return i.RootCauseIncidentID
+		case "configuration":
+			return i.Configuration
+		case "tenantId":
+			return i.TenantID
+		}
+		return ""
+	}
+	slices.SortStableFunc(is, func(a, b engine.Incident) int {
+		var c int
+		if q.SortBy == "incidentTimestamp" {
+			c = a.Timestamp.Compare(b.Timestamp)
+		} else {
+			c = strings.Compare(text(&a), text(&b))
+		}
+		if q.SortOrder == "desc" {
+			c = -c
+		}
+		return c
+	})
+}
+
+// Incidents filters, sorts and pages the incidents of external tasks
+// given in creation order: the Store.Incidents of a store that holds its
+// external tasks in memory or reads the few with an incident at once.
+func Incidents(q engine.IncidentQuery, recs []ExternalTaskRecord) []engine.Incident {
+	var out []engine.Incident
+	for i := range recs {
+		if recs[i].IncidentID == "" {
+			continue
+		}
+		in := IncidentOf(&recs[i])
+		if MatchIncident(q, &in) {
+			out = append(out, in)
+		}
+	}
+	SortIncidents(q, out)
+	return Page(out, q.FirstResult, q.MaxResults)
+}

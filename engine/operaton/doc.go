@@ -2,8 +2,8 @@
 // open-source fork of Camunda 7 (and of Camunda 7 itself): deployments,
 // decision definitions, DMN XML, evaluation and the version probe, and
 // the process side: process definitions, starting, instances and their
-// variables, user tasks, external tasks (fetchAndLock with long polling)
-// and history. It implements engine.ProcessEngine, so code written
+// variables, user tasks, external tasks (fetchAndLock with long polling,
+// retries), incidents and history. It implements engine.ProcessEngine, so code written
 // against the interface runs on a remote Operaton or on regelkit's
 // embedded engine alike.
 //

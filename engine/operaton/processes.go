@@ -273,6 +273,28 @@ func (c *Client) ExtendLock(ctx context.Context, id, workerID string, d time.Dur
 	return c.Do(ctx, http.MethodPost, pathID("/external-task/", id)+"/extendLock", nil, body, nil)
 }
 
+// SetExternalTaskRetries sets an external task's retries (PUT /external-task/{id}/retries).
+func (c *Client) SetExternalTaskRetries(ctx context.Context, id string, retries int) error {
+	return c.Do(ctx, http.MethodPut, pathID("/external-task/", id)+"/retries", nil, map[string]int{"retries": retries}, nil)
+}
+
+// Incidents lists open incidents (GET /incident).
+func (c *Client) Incidents(ctx context.Context, q engine.IncidentQuery) ([]engine.Incident, error) {
+	var out []engine.Incident
+	err := c.Do(ctx, http.MethodGet, "/incident", q.Values(), nil, &out)
+	return out, err
+}
+
+// IncidentCount counts open incidents (GET /incident/count).
+func (c *Client) IncidentCount(ctx context.Context, q engine.IncidentQuery) (int, error) {
+	q.FirstResult, q.MaxResults, q.SortBy, q.SortOrder = 0, 0, "", ""
+	var out struct {
+		Count int `json:"count"`
+	}
+	err := c.Do(ctx, http.MethodGet, "/incident/count", q.Values(), nil, &out)
+	return out.Count, err
+}
+
 // HistoricProcessInstances lists historic instances (GET, or POST with
 // variable filters or several sort keys, /history/process-instance).
 func (c *Client) HistoricProcessInstances(ctx context.Context, q engine.HistoricProcessInstanceQuery) ([]engine.HistoricProcessInstance, error) {

@@ -80,6 +80,8 @@ type handler struct {
 //	GET  /task/{id}/variables, /form, /deployed-form, /identity-links
 //	POST /external-task/fetchAndLock (long polling up to MaxAsyncResponseTimeout)
 //	POST /external-task/{id}/complete, /failure, /bpmnError, /extendLock
+//	PUT  /external-task/{id}/retries
+//	GET  /incident, /incident/count
 //	GET|POST /history/process-instance[/count]; GET /history/process-instance/{id}
 //	GET  /history/task[/count], /history/activity-instance[/count],
 //	     /history/decision-instance[/count]
@@ -218,6 +220,7 @@ func errorFor(err error, prefix string) (int, errorBody) {
 		eve *engine.EvaluationError
 		mbe *http.MaxBytesError
 		sfe *engine.StorageFullError
+		le  interface{ LimitExceeded() string }
 	)
 	switch {
 	case errors.As(err, &sfe):
@@ -242,6 +245,14 @@ func errorFor(err error, prefix string) (int, errorBody) {
 		return http.StatusNotFound, errorBody{Type: "RestException", Message: msg}
 	case errors.Is(err, engine.ErrUnavailable), errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return http.StatusServiceUnavailable, errorBody{Type: "RestException", Message: msg}
+	case errors.As(err, &le):
+		// A bound of the engine or its store (a query reading more rows
+		// than pgstore's MaxScan, …): the request asks too much, so it is
+		// the client's to narrow; a time bound is the engine's to report.
+		if le.LimitExceeded() == "Timeout" {
+			return http.StatusServiceUnavailable, errorBody{Type: "RestException", Message: msg}
+		}
+		return http.StatusBadRequest, errorBody{Type: "InvalidRequestException", Message: msg}
 	}
 	return http.StatusInternalServerError, errorBody{Type: "RestException", Message: prefix + msg}
 }

@@ -85,6 +85,18 @@ func (h *handler) routeProcesses(route func(string, http.HandlerFunc, string)) {
 	route("/external-task/{id}/failure", h.externalTaskFailure, post)
 	route("/external-task/{id}/bpmnError", h.externalTaskBPMNError, post)
 	route("/external-task/{id}/extendLock", h.extendLock, post)
+	route("/external-task/{id}/retries", h.setExternalTaskRetries, put)
+
+	readIncidents := getQuery(h, engine.ParseIncidentQuery)
+	list, _ = listRoutes(h, readIncidents, p.Incidents, nil) // counted by IncidentCount below
+	route("/incident", list, get)
+	route("/incident/count", func(w http.ResponseWriter, r *http.Request) {
+		if q, ok := readIncidents(w, r); ok {
+			q.FirstResult, q.MaxResults = 0, 0
+			n, err := p.IncidentCount(r.Context(), q)
+			answer(h, w, r, countBody{n}, err)
+		}
+	}, get)
 
 	list, count = listRoutes(h, getOrPostQuery(h, engine.ParseHistoricProcessInstanceQuery, engine.ParseHistoricProcessInstanceQueryJSON),
 		p.HistoricProcessInstances, func(q *engine.HistoricProcessInstanceQuery) { q.FirstResult, q.MaxResults = 0, 0 })
@@ -735,6 +747,20 @@ func (h *handler) extendLock(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	done(h, w, r, h.p.ExtendLock(r.Context(), mux.Vars(r)["id"], body.WorkerID, time.Duration(body.NewDuration)*time.Millisecond))
+}
+
+func (h *handler) setExternalTaskRetries(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Retries *int `json:"retries"`
+	}
+	if !h.decode(w, r, "Cannot set retries of external task", &body) {
+		return
+	}
+	if body.Retries == nil {
+		h.fail(w, r, engine.InvalidRequest("The number of retries cannot be null"), "")
+		return
+	}
+	done(h, w, r, h.p.SetExternalTaskRetries(r.Context(), mux.Vars(r)["id"], *body.Retries))
 }
 
 // ---- history

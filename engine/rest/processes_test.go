@@ -3,6 +3,7 @@ package rest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -171,6 +172,35 @@ func (s *procStub) ExtendLock(_ context.Context, id, worker string, d time.Durat
 	s.record("extend " + id + " " + worker + " " + d.String())
 	return nil
 }
+func (s *procStub) SetExternalTaskRetries(_ context.Context, id string, retries int) error {
+	s.record(fmt.Sprintf("retries %s %d", id, retries))
+	return nil
+}
+
+// stubLimit is a bound of the engine or its store, such as pgstore's
+// ScanLimitError: matched by its LimitExceeded method.
+type stubLimit string
+
+func (l stubLimit) Error() string {
+	return "pgstore: the incidents query reads more than 10 rows; narrow it"
+}
+func (l stubLimit) LimitExceeded() string { return string(l) }
+
+func (s *procStub) Incidents(_ context.Context, q engine.IncidentQuery) ([]engine.Incident, error) {
+	switch q.ActivityID {
+	case "wide":
+		return nil, fmt.Errorf("query: %w", stubLimit("MaxScan"))
+	case "slow":
+		return nil, stubLimit("Timeout")
+	}
+	return []engine.Incident{{ID: "inc1", ProcessDefinitionID: stubDef.ID, ProcessInstanceID: "pi1", ExecutionID: "ex1",
+		Timestamp: t0, Type: engine.IncidentFailedExternalTask, ActivityID: "mail", FailedActivityID: "mail",
+		CauseIncidentID: "inc1", RootCauseIncidentID: "inc1", Configuration: "x1", Message: "smtp down"}}, nil
+}
+func (s *procStub) IncidentCount(_ context.Context, q engine.IncidentQuery) (int, error) {
+	s.record(fmt.Sprintf("incident count %+v", q))
+	return 1, nil
+}
 func (s *procStub) HistoricProcessInstances(_ context.Context, q engine.HistoricProcessInstanceQuery) ([]engine.HistoricProcessInstance, error) {
 	s.histQuery = q
 	return []engine.HistoricProcessInstance{{ID: "pi1", BusinessKey: "bk", ProcessDefinitionID: stubDef.ID, ProcessDefinitionKey: "aanvraag",
@@ -335,6 +365,21 @@ func TestProcessRoutes(t *testing.T) {
 		{"POST", "/engine-rest/external-task/x1/failure", jsonCT, `{"workerId":"w1","errorMessage":"down","retries":0,"retryTimeout":0}`, 204, ""},
 		{"POST", "/engine-rest/external-task/x1/bpmnError", jsonCT, `{"workerId":"w1","errorCode":"E1"}`, 204, ""},
 		{"POST", "/engine-rest/external-task/x1/extendLock", jsonCT, `{"workerId":"w1","newDuration":5000}`, 204, ""},
+		{"PUT", "/engine-rest/external-task/x1/retries", jsonCT, `{"retries":3}`, 204, ""},
+		{"PUT", "/engine-rest/external-task/x1/retries", jsonCT, `{}`, 400,
+			`{"type":"InvalidRequestException","message":"The number of retries cannot be null"}`},
+		{"GET", "/engine-rest/incident?processInstanceId=pi1&sortBy=incidentTimestamp&sortOrder=desc", "", "", 200,
+			`[{"id":"inc1","processDefinitionId":"aanvraag:1:d1","processInstanceId":"pi1","executionId":"ex1",
+			"incidentTimestamp":"2025-12-24T10:30:00.000+0000","incidentType":"failedExternalTask","activityId":"mail",
+			"failedActivityId":"mail","causeIncidentId":"inc1","rootCauseIncidentId":"inc1","configuration":"x1",
+			"tenantId":null,"incidentMessage":"smtp down","jobDefinitionId":null,"annotation":null}]`},
+		{"GET", "/engine-rest/incident/count?incidentType=failedExternalTask&maxResults=5", "", "", 200, `{"count":1}`},
+		{"GET", "/engine-rest/incident?sortBy=colour&sortOrder=asc", "", "", 400,
+			`{"type":"InvalidRequestException","message":"Cannot set query parameter 'sortBy' to value 'colour'"}`},
+		{"GET", "/engine-rest/incident?activityId=wide", "", "", 400,
+			`{"type":"InvalidRequestException","message":"query: pgstore: the incidents query reads more than 10 rows; narrow it"}`},
+		{"GET", "/engine-rest/incident?activityId=slow", "", "", 503,
+			`{"type":"RestException","message":"pgstore: the incidents query reads more than 10 rows; narrow it"}`},
 		{"POST", "/engine-rest/external-task/x1/extendLock", jsonCT, `{"workerId":"w1","newDuration":0}`, 400,
 			`{"type":"InvalidRequestException","message":"Cannot extend the lock: newDuration must be positive, got 0"}`},
 
@@ -411,7 +456,8 @@ func TestProcessRoutes(t *testing.T) {
 	if st.fetch.WorkerID != "w1" || len(st.fetch.Topics) != 1 || st.fetch.Topics[0].LockDuration != time.Second {
 		t.Errorf("fetch: %+v", st.fetch)
 	}
-	wantCalls := []string{"suspend pi1", "claim t1 ann", "unclaim t1", "extend x1 w1 5s"}
+	wantCalls := []string{"suspend pi1", "claim t1 ann", "unclaim t1", "extend x1 w1 5s", "retries x1 3",
+		"incident count {IncidentID: IncidentType:failedExternalTask ProcessInstanceID: ProcessDefinitionID: ActivityID: TenantIDIn:[] SortBy: SortOrder: FirstResult:0 MaxResults:0}"}
 	if !reflect.DeepEqual(st.calls, wantCalls) {
 		t.Errorf("calls: %v, want %v", st.calls, wantCalls)
 	}

@@ -23,6 +23,9 @@ func TestRoutes(t *testing.T) {
 		{Method: "POST", Path: "/engine-rest/external-task/fetchAndLock"},
 		{Method: "GET", Path: "/engine-rest/history/variable-instance"},
 		{Method: "POST", Path: "/engine-rest/history/process-instance"},
+		{Method: "GET", Path: "/engine-rest/incident"},
+		{Method: "GET", Path: "/engine-rest/incident/count"},
+		{Method: "PUT", Path: "/engine-rest/external-task/{id}/retries"},
 	} {
 		if !slices.Contains(full, want) {
 			t.Errorf("Routes of the embedded engine lack %v", want)

@@ -36,9 +36,12 @@ func Processes(t *testing.T, newEngine func(t *testing.T) engine.ProcessEngine) 
 		{"Claim", testClaim},
 		{"TypedVariables", testTypedVariables},
 		{"ParallelAndTerminate", testParallelTerminate},
+		{"DeleteCalledInstance", testDeleteCalled},
 		{"ScriptErrorBoundary", testScriptErrorBoundary},
 		{"UnsupportedElement", testUnsupported},
 		{"ExternalTaskRetries", testExternalRetries},
+		{"Incidents", testIncidents},
+		{"IncidentsUpTheCallChain", testRecursiveIncidents},
 		{"DeployErrors", testDeployErrors},
 		{"Deployments", testDeployments},
 		{"MunicipalityFilter", testMunicipality},
@@ -996,6 +999,66 @@ func testParallelTerminate(t *testing.T, e engine.ProcessEngine) {
 		"call:callActivity!", "b:userTask", "stop:terminateEndEvent"})
 }
 
+// testDeleteCalled: deleting a called instance does what Operaton does
+// (it cancels the calling activity instance): the call activity is
+// cancelled, with an embedded sub-process it leaves empty, and a caller
+// left with nothing to do is cancelled too, up the call chain; a caller
+// with another branch running goes on.
+func testDeleteCalled(t *testing.T, e engine.ProcessEngine) {
+	leaf := bpmnDoc("", proc("Leaf", `<bpmn:startEvent id="ls"/><bpmn:userTask id="leafTask"/><bpmn:endEvent id="le"/>`+chain("ls", "leafTask", "le")))
+	mid := bpmnDoc("", proc("Mid", `<bpmn:startEvent id="ms"/><bpmn:callActivity id="callLeaf" calledElement="Leaf"/><bpmn:endEvent id="me"/>`+
+		chain("ms", "callLeaf", "me")))
+	top := bpmnDoc("", proc("Top", `<bpmn:startEvent id="ts"/><bpmn:subProcess id="wrap"><bpmn:startEvent id="ws"/>
+<bpmn:callActivity id="callMid" calledElement="Mid"/><bpmn:endEvent id="we"/>`+chain("ws", "callMid", "we")+`</bpmn:subProcess>
+<bpmn:endEvent id="te"/>`+chain("ts", "wrap", "te")))
+	forked := bpmnDoc("", proc("Forked", `<bpmn:startEvent id="s"/><bpmn:parallelGateway id="fork"/>
+<bpmn:callActivity id="call" calledElement="Leaf"/><bpmn:userTask id="b"/><bpmn:endEvent id="e1"/><bpmn:endEvent id="e2"/>`+
+		flow("f1", "s", "fork", "")+flow("f2", "fork", "call", "")+flow("f3", "fork", "b", "")+flow("f4", "b", "e1", "")+flow("f5", "call", "e2", "")))
+	deployXML(t, e, "", "leaf.bpmn", leaf, "mid.bpmn", mid, "top.bpmn", top, "forked.bpmn", forked)
+
+	pt := start(t, e, engine.StartProcess{Key: "Top"})
+	mids, _ := e.ProcessInstances(ctx, engine.ProcessInstanceQuery{SuperProcessInstance: pt.ID})
+	if len(mids) != 1 {
+		t.Fatalf("instances called by Top = %d, want 1", len(mids))
+	}
+	leaves, _ := e.ProcessInstances(ctx, engine.ProcessInstanceQuery{SuperProcessInstance: mids[0].ID})
+	if len(leaves) != 1 {
+		t.Fatalf("instances called by Mid = %d, want 1", len(leaves))
+	}
+	onlyTask(t, e, leaves[0].ID, "leafTask")
+	if err := e.DeleteProcessInstance(ctx, leaves[0].ID, engine.DeleteProcessInstance{Reason: "withdrawn"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{leaves[0].ID, mids[0].ID, pt.ID} {
+		checkEnded(t, e, id)
+		checkState(t, e, id, engine.StateExternallyTerminated)
+		if h := history(t, e, id); h.DeleteReason != "withdrawn" {
+			t.Errorf("delete reason of %s = %q, want withdrawn", id, h.DeleteReason)
+		}
+	}
+	checkStrings(t, "Top's activities", activities(t, e, pt.ID), []string{"ts:startEvent", "wrap:subProcess!", "ws:startEvent", "callMid:callActivity!"})
+	checkStrings(t, "Mid's activities", activities(t, e, mids[0].ID), []string{"ms:startEvent", "callLeaf:callActivity!"})
+	if n, _ := e.TaskCount(ctx, engine.TaskQuery{}); n != 0 {
+		t.Errorf("%d tasks left after deleting the called instance", n)
+	}
+
+	pf := start(t, e, engine.StartProcess{Key: "Forked"})
+	subs, _ := e.ProcessInstances(ctx, engine.ProcessInstanceQuery{SuperProcessInstance: pf.ID})
+	if len(subs) != 1 {
+		t.Fatalf("instances called by Forked = %d, want 1", len(subs))
+	}
+	if err := e.DeleteProcessInstance(ctx, subs[0].ID, engine.DeleteProcessInstance{}); err != nil {
+		t.Fatal(err)
+	}
+	checkState(t, e, subs[0].ID, engine.StateExternallyTerminated)
+	checkState(t, e, pf.ID, engine.StateActive)
+	b := onlyTask(t, e, pf.ID, "b")
+	complete(t, e, b.ID, nil)
+	checkState(t, e, pf.ID, engine.StateCompleted)
+	checkStrings(t, "Forked's activities", activities(t, e, pf.ID), []string{"s:startEvent", "fork:parallelGateway",
+		"call:callActivity!", "b:userTask", "e1:noneEndEvent"})
+}
+
 func testScriptErrorBoundary(t *testing.T, e engine.ProcessEngine) {
 	xml := bpmnDoc(`<bpmn:error id="Err" errorCode="E1"/>`, proc("Boundary", `<bpmn:startEvent id="s"/>
 <bpmn:scriptTask id="risky" scriptFormat="javascript"><bpmn:script>if (fail) { throw {errorCode: "E1", message: "stuk"}; } execution.setVariable("ok", true);</bpmn:script></bpmn:scriptTask>
@@ -1080,6 +1143,202 @@ func testExternalRetries(t *testing.T, e engine.ProcessEngine) {
 		t.Errorf("fetched a task without retries: %+v", got)
 	}
 	checkState(t, e, pi.ID, engine.StateActive)
+}
+
+// testIncidents: an external task failing with no retries left opens a
+// failedExternalTask incident; setting its retries resolves it and the task
+// is fetched again; failing again opens a new one, which completing the
+// task resolves.
+func testIncidents(t *testing.T, e engine.ProcessEngine) {
+	deployXML(t, e, "utrecht", "inc.bpmn", bpmnDoc("", proc("Inc", `<bpmn:startEvent id="s"/><bpmn:serviceTask id="mail" camunda:type="external" camunda:topic="mail"/><bpmn:endEvent id="end"/>`+chain("s", "mail", "end"))))
+	pi := start(t, e, engine.StartProcess{Key: "Inc", TenantID: "utrecht"})
+	other := start(t, e, engine.StartProcess{Key: "Inc", TenantID: "utrecht"})
+	fetch := func() []engine.LockedExternalTask {
+		t.Helper()
+		got, err := e.FetchAndLock(ctx, engine.FetchAndLock{WorkerID: "w", MaxTasks: 5, Topics: []engine.FetchTopic{{TopicName: "mail", LockDuration: time.Minute}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	incidents := func(q engine.IncidentQuery) []engine.Incident {
+		t.Helper()
+		is, err := e.Incidents(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := e.IncidentCount(ctx, q)
+		if err != nil || n != len(is) {
+			t.Errorf("IncidentCount(%+v) = %d, %v; the list has %d", q, n, err, len(is))
+		}
+		return is
+	}
+	x := fetch()
+	if len(x) != 2 {
+		t.Fatalf("fetched %d tasks, want 2", len(x))
+	}
+	var task string
+	for _, lt := range x {
+		if lt.ProcessInstanceID == pi.ID {
+			task = lt.ID
+		}
+	}
+	if err := e.ExternalTaskFailure(ctx, task, engine.ExternalTaskFailure{WorkerID: "w", ErrorMessage: "smtp down", Retries: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if is := incidents(engine.IncidentQuery{}); len(is) != 0 {
+		t.Fatalf("incidents with a retry left: %+v", is)
+	}
+	if x = fetch(); len(x) != 1 || x[0].ID != task {
+		t.Fatalf("fetched %+v, want the failed task again", x)
+	}
+	if err := e.ExternalTaskFailure(ctx, task, engine.ExternalTaskFailure{WorkerID: "w", ErrorMessage: "smtp still down", Retries: 0}); err != nil {
+		t.Fatal(err)
+	}
+	is := incidents(engine.IncidentQuery{ProcessInstanceID: pi.ID, IncidentType: "failedExternalTask", TenantIDIn: []string{"utrecht"}})
+	if len(is) != 1 {
+		t.Fatalf("incidents of %s: %+v, want one", pi.ID, is)
+	}
+	in := is[0]
+	if in.ID == "" || in.ProcessInstanceID != pi.ID || in.ProcessDefinitionID != pi.DefinitionID || in.Type != "failedExternalTask" ||
+		in.ActivityID != "mail" || in.FailedActivityID != "mail" || in.Configuration != task || in.TenantID != "utrecht" ||
+		in.Message != "smtp still down" || in.CauseIncidentID != in.ID || in.RootCauseIncidentID != in.ID ||
+		in.ExecutionID == "" || in.JobDefinitionID != "" || time.Since(in.Timestamp) > time.Hour {
+		t.Errorf("incident = %+v", in)
+	}
+	for _, q := range []engine.IncidentQuery{{ProcessInstanceID: other.ID}, {TenantIDIn: []string{"amsterdam"}}, {ActivityID: "other"}, {IncidentType: "failedJob"}} {
+		if is := incidents(q); len(is) != 0 {
+			t.Errorf("Incidents(%+v) = %+v, want none", q, is)
+		}
+	}
+	if got := fetch(); len(got) != 0 {
+		t.Errorf("fetched a task with an incident: %+v", got)
+	}
+	err := e.SetExternalTaskRetries(ctx, task, -1)
+	engineError(t, err, 400, "InvalidRequestException", "negative")
+	err = e.SetExternalTaskRetries(ctx, "nope", 1)
+	if !errors.Is(err, engine.ErrNotFound) {
+		t.Errorf("retries of an unknown task: %v, want not found", err)
+	}
+	// retries again: resolved, fetched again
+	if err := e.SetExternalTaskRetries(ctx, task, 2); err != nil {
+		t.Fatal(err)
+	}
+	if is := incidents(engine.IncidentQuery{}); len(is) != 0 {
+		t.Fatalf("incidents after setting retries: %+v", is)
+	}
+	if x = fetch(); len(x) != 1 || x[0].ID != task || x[0].Retries == nil || *x[0].Retries != 2 {
+		t.Fatalf("fetched %+v, want the task with 2 retries", x)
+	}
+	// a new incident, resolved by completing the task
+	if err := e.ExternalTaskFailure(ctx, task, engine.ExternalTaskFailure{WorkerID: "w", ErrorMessage: "again", Retries: 0}); err != nil {
+		t.Fatal(err)
+	}
+	is = incidents(engine.IncidentQuery{})
+	if len(is) != 1 || is[0].ID == in.ID || is[0].Message != "again" {
+		t.Fatalf("incidents after the second failure: %+v, want one new incident", is)
+	}
+	if err := e.SetExternalTaskRetries(ctx, task, 0); err != nil {
+		t.Fatal(err)
+	}
+	if again := incidents(engine.IncidentQuery{}); len(again) != 1 || again[0].ID != is[0].ID {
+		t.Errorf("retries 0 on a task with an incident: %+v, want the same incident", again)
+	}
+	// an incident opened while a worker holds the lock: completing the
+	// task resolves it
+	if err := e.SetExternalTaskRetries(ctx, task, 1); err != nil {
+		t.Fatal(err)
+	}
+	if x = fetch(); len(x) != 1 || x[0].ID != task {
+		t.Fatalf("fetched %+v, want the task", x)
+	}
+	if err := e.SetExternalTaskRetries(ctx, task, 0); err != nil {
+		t.Fatal(err)
+	}
+	if is := incidents(engine.IncidentQuery{}); len(is) != 1 {
+		t.Fatalf("incidents after retries 0 on a locked task: %+v, want one", is)
+	}
+	if err := e.CompleteExternalTask(ctx, task, engine.CompleteExternalTask{WorkerID: "w"}); err != nil {
+		t.Fatal(err)
+	}
+	if is := incidents(engine.IncidentQuery{}); len(is) != 0 {
+		t.Errorf("incidents after completing: %+v", is)
+	}
+	checkState(t, e, pi.ID, engine.StateCompleted)
+}
+
+// testRecursiveIncidents: as in Operaton, an incident in a called
+// instance has a copy in every caller, at the call activity, caused by
+// the one below and rooted in the external task's; the copies carry no
+// configuration and keep their ids; resolving the root resolves them all.
+func testRecursiveIncidents(t *testing.T, e engine.ProcessEngine) {
+	leaf := bpmnDoc("", proc("LeafX", `<bpmn:startEvent id="ls"/><bpmn:serviceTask id="mail" camunda:type="external" camunda:topic="mailx"/><bpmn:endEvent id="le"/>`+chain("ls", "mail", "le")))
+	mid := bpmnDoc("", proc("MidX", `<bpmn:startEvent id="ms"/><bpmn:callActivity id="callLeaf" calledElement="LeafX"/><bpmn:endEvent id="me"/>`+chain("ms", "callLeaf", "me")))
+	top := bpmnDoc("", proc("TopX", `<bpmn:startEvent id="ts"/><bpmn:callActivity id="callMid" calledElement="MidX"/><bpmn:endEvent id="te"/>`+chain("ts", "callMid", "te")))
+	deployXML(t, e, "", "leaf.bpmn", leaf, "mid.bpmn", mid, "top.bpmn", top)
+	pt := start(t, e, engine.StartProcess{Key: "TopX"})
+	mids, _ := e.ProcessInstances(ctx, engine.ProcessInstanceQuery{SuperProcessInstance: pt.ID})
+	if len(mids) != 1 {
+		t.Fatalf("instances called by TopX = %d, want 1", len(mids))
+	}
+	leaves, _ := e.ProcessInstances(ctx, engine.ProcessInstanceQuery{SuperProcessInstance: mids[0].ID})
+	if len(leaves) != 1 {
+		t.Fatalf("instances called by MidX = %d, want 1", len(leaves))
+	}
+	x, err := e.FetchAndLock(ctx, engine.FetchAndLock{WorkerID: "w", MaxTasks: 1, Topics: []engine.FetchTopic{{TopicName: "mailx", LockDuration: time.Minute}}})
+	if err != nil || len(x) != 1 {
+		t.Fatalf("fetched %+v, %v", x, err)
+	}
+	if err := e.ExternalTaskFailure(ctx, x[0].ID, engine.ExternalTaskFailure{WorkerID: "w", ErrorMessage: "down", Retries: 0}); err != nil {
+		t.Fatal(err)
+	}
+	byInstance := func() map[string]engine.Incident {
+		t.Helper()
+		is, err := e.Incidents(ctx, engine.IncidentQuery{SortBy: "processInstanceId", SortOrder: "asc"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]engine.Incident{}
+		for _, in := range is {
+			m[in.ProcessInstanceID] = in
+		}
+		if len(m) != len(is) {
+			t.Errorf("incidents %+v: more than one per instance", is)
+		}
+		return m
+	}
+	m := byInstance()
+	root, inMid, inTop := m[leaves[0].ID], m[mids[0].ID], m[pt.ID]
+	if len(m) != 3 || root.ID == "" || inMid.ID == "" || inTop.ID == "" {
+		t.Fatalf("incidents by instance = %+v, want one in each of the three", m)
+	}
+	if root.Configuration != x[0].ID || root.CauseIncidentID != root.ID || root.RootCauseIncidentID != root.ID || root.ActivityID != "mail" || root.Message != "down" {
+		t.Errorf("root incident = %+v", root)
+	}
+	if inMid.ActivityID != "callLeaf" || inMid.FailedActivityID != "callLeaf" || inMid.CauseIncidentID != root.ID ||
+		inMid.RootCauseIncidentID != root.ID || inMid.Configuration != "" || inMid.Message != "" ||
+		inMid.Type != "failedExternalTask" || inMid.ProcessDefinitionID != mids[0].DefinitionID || inMid.ExecutionID == "" {
+		t.Errorf("MidX's incident = %+v", inMid)
+	}
+	if inTop.ActivityID != "callMid" || inTop.CauseIncidentID != inMid.ID || inTop.RootCauseIncidentID != root.ID || inTop.Configuration != "" {
+		t.Errorf("TopX's incident = %+v", inTop)
+	}
+	if again := byInstance(); again[pt.ID].ID != inTop.ID || again[mids[0].ID].ID != inMid.ID {
+		t.Errorf("the copies' ids changed between reads: %+v then %+v", m, again)
+	}
+	only, err := e.Incidents(ctx, engine.IncidentQuery{ProcessInstanceID: pt.ID})
+	if err != nil || len(only) != 1 || only[0].ID != inTop.ID {
+		t.Errorf("TopX's incidents = %+v, %v", only, err)
+	}
+	if n, err := e.IncidentCount(ctx, engine.IncidentQuery{ActivityID: "callLeaf"}); err != nil || n != 1 {
+		t.Errorf("count at callLeaf = %d, %v; want 1", n, err)
+	}
+	if err := e.SetExternalTaskRetries(ctx, x[0].ID, 1); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := e.IncidentCount(ctx, engine.IncidentQuery{}); err != nil || n != 0 {
+		t.Errorf("incidents after setting retries = %d, %v; want 0", n, err)
+	}
 }
 
 func testDeployErrors(t *testing.T, e engine.ProcessEngine) {

@@ -27,7 +27,9 @@
 // candidate groups and users (text[] with GIN indexes), assignee and
 // instance; an external
 // task's topic and lock expiry; a historic variable's name and String
-// value.
+// value. An external task's open incident lives in its row (schema 2: a
+// partial index on the rows with retries 0), so the failure that opens it
+// commits with it.
 //
 // # Commit
 //
@@ -41,6 +43,12 @@
 // re-applies its command, and the loser of a race over a task finds it
 // gone. LockExternalTasks selects candidates FOR UPDATE SKIP LOCKED, so
 // two workers never lock one external task.
+//
+// Starting the three-step process and completing its task takes five
+// round trips: the definition, the step's batch, the task list, the task
+// with its instance (TaskWithInstance, one query), the step's batch. On
+// the 2-core development machine under load that is 550–640 instances/s
+// serially (BenchmarkStartComplete/serial, target 500/s).
 //
 // # Queries
 //

@@ -136,3 +136,23 @@ func (s *Store) LockExternalTasks(ctx context.Context, r local.LockRequest) ([]l
 	}
 	return out, nil
 }
+
+// Incidents lists the open incidents: the external tasks with retries 0
+// (a partial index holds just those), narrowed here by the columns the
+// table has and by local.Incidents for the rest.
+func (s *Store) Incidents(ctx context.Context, q engine.IncidentQuery) ([]engine.Incident, error) {
+	w := &where{}
+	w.add("retries = 0")
+	if q.ProcessInstanceID != "" {
+		w.add("instance_id = " + w.arg(q.ProcessInstanceID))
+	}
+	if len(q.TenantIDIn) > 0 {
+		w.add("tenant_id = ANY(" + w.arg(q.TenantIDIn) + ")")
+	}
+	recs, err := scan(ctx, s, "incidents", "SELECT version, doc FROM engine_external_tasks"+w.String()+" ORDER BY seq",
+		w.args, decodeExternalRow)
+	if err != nil {
+		return nil, err
+	}
+	return local.Incidents(q, recs), nil
+}

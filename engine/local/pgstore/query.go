@@ -3,6 +3,7 @@ package pgstore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math/big"
 	"reflect"
 	"strconv"
@@ -252,6 +253,37 @@ func (s *Store) Task(ctx context.Context, id string) (local.TaskRecord, error) {
 	}
 	return ts[0], nil
 }
+
+// TaskWithInstance returns an open user task and its running instance
+// (the zero record when it is gone) in one query: completing a task reads
+// both.
+func (s *Store) TaskWithInstance(ctx context.Context, id string) (local.TaskRecord, local.InstanceRecord, error) {
+	var task local.TaskRecord
+	var inst local.InstanceRecord
+	var tversion int64
+	var iversion *int64
+	var tdoc, idoc, vars, state []byte
+	err := s.pool.QueryRow(ctx, `SELECT t.version, t.doc, i.version, i.doc, i.variables, i.state
+		FROM engine_tasks t LEFT JOIN engine_instances i ON i.id = t.instance_id WHERE t.id = $1`, id).
+		Scan(&tversion, &tdoc, &iversion, &idoc, &vars, &state)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return task, inst, local.ErrNoRecord
+	}
+	if err != nil {
+		return task, inst, wrap(err)
+	}
+	if task, err = decodeTask(tdoc, tversion); err != nil {
+		return task, inst, err
+	}
+	if iversion != nil {
+		if inst, err = decodeInstance(idoc, vars, state, *iversion); err != nil {
+			return task, inst, err
+		}
+	}
+	return task, inst, nil
+}
+
+var _ local.TaskInstanceReader = (*Store)(nil)
 
 // InstanceTasks lists the open user tasks of instances in creation order.
 func (s *Store) InstanceTasks(ctx context.Context, instanceIDs ...string) ([]local.TaskRecord, error) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/regelkit/regelkit/engine"
 	"github.com/regelkit/regelkit/engine/local"
@@ -16,7 +17,7 @@ import (
 )
 
 // TestOpenIsIdempotent: engines opening one database at once create the
-// tables once and record schema version 1; a database with a newer
+// tables once and record schema versions 1 and 2; a database with a newer
 // schema is refused.
 func TestOpenIsIdempotent(t *testing.T) {
 	db := pgtest.New(t)
@@ -41,14 +42,14 @@ func TestOpenIsIdempotent(t *testing.T) {
 	if err := pool.QueryRow(ctx, "SELECT string_agg(version::text || ' ' || name, ',') FROM engine_schema").Scan(&versions); err != nil {
 		t.Fatal(err)
 	}
-	if versions != "1 0001_init.sql" {
-		t.Errorf("engine_schema holds %q, want one row for 0001_init.sql", versions)
+	if versions != "1 0001_init.sql,2 0002_incidents.sql" {
+		t.Errorf("engine_schema holds %q, want one row for each of 0001_init.sql and 0002_incidents.sql", versions)
 	}
 	if _, err := pool.Exec(ctx, "INSERT INTO engine_schema (version, name) VALUES (99, '0099_future.sql')"); err != nil {
 		t.Fatal(err)
 	}
 	_, err := pgstore.Open(ctx, pool, pgstore.Options{})
-	if err == nil || !strings.Contains(err.Error(), "version 99, newer than this build's 1") {
+	if err == nil || !strings.Contains(err.Error(), "version 99, newer than this build's 2") {
 		t.Errorf("Open on a newer schema: %v", err)
 	}
 }
@@ -176,5 +177,47 @@ func TestMaxScan(t *testing.T) {
 	n, err := s.TaskCount(ctx, engine.TaskQuery{})
 	if err != nil || n != 10 {
 		t.Errorf("count %d, %v", n, err)
+	}
+}
+
+// TestUpgradeOpensIncidents: a database of schema 1 is brought to schema
+// 2 by Open, and its external tasks that ran out of retries before get
+// their incident then.
+func TestUpgradeOpensIncidents(t *testing.T) {
+	db := pgtest.New(t)
+	pool := db.Pool(t)
+	ctx := context.Background()
+	if _, err := pgstore.Open(ctx, pool, pgstore.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	// back to schema 1, with one task out of retries and one still fetchable
+	for _, sql := range []string{
+		"DROP INDEX engine_external_tasks_incident",
+		"DELETE FROM engine_schema WHERE version = 2",
+		`INSERT INTO engine_external_tasks (id, version, instance_id, topic, retries, suspended, priority, definition_key,
+			business_key, tenant_id, doc) VALUES
+			('e1', 3, 'i1', 'mail', 0, false, 0, 'p', '', '', convert_to('{"ID":"e1","InstanceID":"i1","ActivityID":"send","TopicName":"mail","ErrorMessage":"smtp down"}', 'UTF8')),
+			('e2', 1, 'i1', 'mail', 2, false, 0, 'p', '', '', convert_to('{"ID":"e2","InstanceID":"i1","ActivityID":"send","TopicName":"mail"}', 'UTF8'))`,
+	} {
+		if _, err := pool.Exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := time.Now().Add(-time.Minute)
+	s, err := pgstore.Open(ctx, pool, pgstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	is, err := s.Incidents(ctx, engine.IncidentQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(is) != 1 || is[0].Configuration != "e1" || is[0].ID == "" || is[0].Message != "smtp down" ||
+		is[0].Timestamp.Before(before) || is[0].Timestamp.After(time.Now().Add(time.Minute)) {
+		t.Fatalf("incidents after the upgrade: %+v, want one for e1 opened now", is)
+	}
+	e1, err := s.ExternalTask(ctx, "e1")
+	if err != nil || e1.IncidentID != is[0].ID || e1.Version != 4 {
+		t.Errorf("e1 after the upgrade: %+v, %v; want its incident id and version 4", e1, err)
 	}
 }

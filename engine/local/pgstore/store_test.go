@@ -389,3 +389,32 @@ func TestBounds(t *testing.T) {
 		t.Errorf("a fourth task: %v", err)
 	}
 }
+
+// TestTaskWithInstance: one read answers a task with its instance at the
+// versions they have; a task whose instance is gone comes with the zero
+// instance; a missing task is ErrNoRecord.
+func TestTaskWithInstance(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	if err := s.Commit(ctx, local.Change{Instances: []local.InstanceRecord{instance("i1", 0)},
+		Tasks: []local.TaskRecord{openTask("t1", "i1", "0363"), openTask("t2", "gone", "0363")}}); err != nil {
+		t.Fatal(err)
+	}
+	in, _ := s.Instance(ctx, "i1")
+	in.BusinessKey = "changed"
+	if err := s.Commit(ctx, local.Change{Instances: []local.InstanceRecord{in}}); err != nil {
+		t.Fatal(err)
+	}
+	task, inst, err := s.TaskWithInstance(ctx, "t1")
+	if err != nil || task.Task.ID != "t1" || task.Version != 1 || task.Municipality != "0363" ||
+		inst.ID != "i1" || inst.Version != 2 || inst.BusinessKey != "changed" {
+		t.Errorf("t1: %+v, %+v, %v; want t1 v1 with i1 v2", task, inst, err)
+	}
+	task, inst, err = s.TaskWithInstance(ctx, "t2")
+	if err != nil || task.Task.ID != "t2" || inst.ID != "" {
+		t.Errorf("t2: %+v, %+v, %v; want t2 with no instance", task, inst, err)
+	}
+	if _, _, err := s.TaskWithInstance(ctx, "nope"); !errors.Is(err, local.ErrNoRecord) {
+		t.Errorf("a missing task: %v, want ErrNoRecord", err)
+	}
+}

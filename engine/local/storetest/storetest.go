@@ -31,6 +31,7 @@ func Run(t *testing.T, newStore func(t *testing.T) local.Store) {
 		{"DefinitionVersions", testDefinitionVersions},
 		{"History", testHistory},
 		{"TwoEngines", testTwoEngines},
+		{"Incidents", testIncidents},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, newStore(t)) })
 	}
@@ -351,5 +352,88 @@ func testTwoEngines(t *testing.T, s local.Store) {
 	hts, _ := e1.HistoricTasks(ctx, engine.HistoricTaskQuery{Finished: true})
 	if len(hts) != n {
 		t.Errorf("%d finished tasks in history, want %d", len(hts), n)
+	}
+}
+
+// testIncidents: the external tasks with an IncidentID are the incidents,
+// filtered, sorted and paged; clearing the IncidentID or deleting the task
+// resolves one, in the Commit that does so.
+func testIncidents(t *testing.T, s local.Store) {
+	ctx := context.Background()
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	zero := 0
+	ext := func(id, inst, act, tenant, incident string, when time.Time) local.ExternalTaskRecord {
+		r := local.ExternalTaskRecord{ID: id, InstanceID: inst, ExecutionID: "x-" + id, ActivityID: act, TopicName: "t",
+			DefinitionID: "p:1:u", DefinitionKey: "p", TenantID: tenant, ErrorMessage: "down " + id, CreateTime: at}
+		if incident != "" {
+			r.Retries, r.IncidentID, r.IncidentTime = &zero, incident, when
+		}
+		return r
+	}
+	err := s.Commit(ctx, local.Change{ExternalTasks: []local.ExternalTaskRecord{
+		ext("e1", "i1", "send", "utrecht", "inc1", at.Add(2*time.Second)),
+		ext("e2", "i1", "file", "utrecht", "", time.Time{}),
+		ext("e3", "i2", "send", "", "inc3", at.Add(time.Second)),
+		ext("e4", "i3", "file", "amsterdam", "inc4", at.Add(3*time.Second)),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := func(q engine.IncidentQuery) []string {
+		t.Helper()
+		is, err := s.Incidents(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := []string{}
+		for _, i := range is {
+			out = append(out, i.ID)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		q    engine.IncidentQuery
+		want []string
+	}{
+		{engine.IncidentQuery{}, []string{"inc1", "inc3", "inc4"}},
+		{engine.IncidentQuery{ProcessInstanceID: "i1"}, []string{"inc1"}},
+		{engine.IncidentQuery{ActivityID: "send"}, []string{"inc1", "inc3"}},
+		{engine.IncidentQuery{TenantIDIn: []string{"amsterdam", "utrecht"}}, []string{"inc1", "inc4"}},
+		{engine.IncidentQuery{IncidentID: "inc3"}, []string{"inc3"}},
+		{engine.IncidentQuery{IncidentType: "failedJob"}, []string{}},
+		{engine.IncidentQuery{SortBy: "incidentTimestamp", SortOrder: "asc"}, []string{"inc3", "inc1", "inc4"}},
+		{engine.IncidentQuery{SortBy: "incidentTimestamp", SortOrder: "desc", FirstResult: 1, MaxResults: 1}, []string{"inc1"}},
+	} {
+		if got := ids(c.q); !equalStrings(got, c.want) {
+			t.Errorf("Incidents(%+v) = %v, want %v", c.q, got, c.want)
+		}
+	}
+	is, err := s.Incidents(ctx, engine.IncidentQuery{IncidentID: "inc1"})
+	if err != nil || len(is) != 1 {
+		t.Fatalf("Incidents(inc1) = %v, %v", is, err)
+	}
+	want := engine.Incident{ID: "inc1", ProcessDefinitionID: "p:1:u", ProcessInstanceID: "i1", ExecutionID: "x-e1",
+		Timestamp: at.Add(2 * time.Second), Type: "failedExternalTask", ActivityID: "send", FailedActivityID: "send",
+		CauseIncidentID: "inc1", RootCauseIncidentID: "inc1", Configuration: "e1", TenantID: "utrecht", Message: "down e1"}
+	got := is[0]
+	if got.Timestamp.Equal(want.Timestamp) {
+		got.Timestamp = want.Timestamp // a database may answer in another location
+	}
+	if got != want {
+		t.Errorf("incident inc1 = %+v, want %+v", is[0], want)
+	}
+	// resolve inc1 (retries set again) and inc3 (task completed) in one Commit
+	e1, err := s.ExternalTask(ctx, "e1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	two := 2
+	e1.Retries, e1.IncidentID, e1.IncidentTime = &two, "", time.Time{}
+	if err := s.Commit(ctx, local.Change{ExternalTasks: []local.ExternalTaskRecord{e1},
+		DeleteExternalTasks: []local.Ref{{ID: "e3", Version: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(engine.IncidentQuery{}); !equalStrings(got, []string{"inc4"}) {
+		t.Errorf("after resolving: %v, want [inc4]", got)
 	}
 }

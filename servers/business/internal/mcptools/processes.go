@@ -3,6 +3,7 @@ package mcptools
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -358,10 +359,121 @@ func addProcessTools(s *mcp.Server, o Options, caller who, timeout time.Duration
 			}
 			return jsonResult(toTask(t))
 		}))
-	for _, name := range []string{"incident_list", "incident_count"} {
-		add(s, caller, name, "Incidents (failed external tasks); not available: the engine interface offers no incident query.",
-			objectSchema(map[string]any{}), func(context.Context, map[string]any) (*mcp.CallToolResult, error) {
-				return notConfigured(name, "the engine interface offers no incident query"), nil
-			})
+	addIncidentTools(s, caller, p, with, listArgs)
+}
+
+type incident struct {
+	ID                  string    `json:"id"`
+	Type                string    `json:"incidentType"`
+	Timestamp           time.Time `json:"incidentTimestamp"`
+	Message             string    `json:"incidentMessage,omitempty"`
+	ProcessInstanceID   string    `json:"processInstanceId"`
+	ProcessDefinitionID string    `json:"processDefinitionId"`
+	ActivityID          string    `json:"activityId"`
+	// Configuration is the failed external task's id.
+	Configuration string `json:"configuration"`
+}
+
+// ownIncidents reads the incidents the query matches, newest first, up to
+// countCap, and keeps those of instances whose municipality is the
+// caller's: incidents carry no variables, so the instances are looked up
+// (in batches, by id and tenant label). capped reports that more than
+// countCap incidents matched before that filter.
+func ownIncidents(ctx context.Context, p engine.Processes, q engine.IncidentQuery) (own []engine.Incident, capped bool, err error) {
+	tenant := callerFrom(ctx).Tenant
+	if tenant == "" {
+		return nil, false, nil
 	}
+	q.SortBy, q.SortOrder, q.FirstResult, q.MaxResults = "incidentTimestamp", "desc", 0, countCap+1
+	all, err := p.Incidents(ctx, q)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(all) > countCap {
+		all, capped = all[:countCap], true
+	}
+	var ids []string
+	for _, in := range all {
+		if !slices.Contains(ids, in.ProcessInstanceID) {
+			ids = append(ids, in.ProcessInstanceID)
+		}
+	}
+	mine := map[string]bool{}
+	const batch = 500 // under engine/rest's 1,000 values of one list parameter
+	for i := 0; i < len(ids); i += batch {
+		chunk := ids[i:min(i+batch, len(ids))]
+		insts, err := p.ProcessInstances(ctx, engine.ProcessInstanceQuery{ProcessInstanceIDs: chunk, Variables: tenantLabel(tenant)})
+		if err != nil {
+			return nil, false, err
+		}
+		for _, pi := range insts {
+			mine[pi.ID] = true
+		}
+	}
+	for _, in := range all {
+		if mine[in.ProcessInstanceID] {
+			own = append(own, in)
+		}
+	}
+	return own, capped, nil
+}
+
+// addIncidentTools registers incident_list and incident_count: the open
+// incidents (failed external tasks) of the caller's municipality's instances.
+func addIncidentTools(s *mcp.Server, caller who, p engine.Processes, with func(string, handler) handler,
+	listArgs func(map[string]any) map[string]any) {
+	args := map[string]any{
+		"processInstanceId": str("only incidents of this process instance"),
+		"activityId":        str("only incidents of this activity (the BPMN element id)"),
+	}
+	query := func(args map[string]any) (engine.IncidentQuery, error) {
+		pi, err := stringArg(args, "processInstanceId", false)
+		if err != nil {
+			return engine.IncidentQuery{}, err
+		}
+		act, err := stringArg(args, "activityId", false)
+		if err != nil {
+			return engine.IncidentQuery{}, err
+		}
+		return engine.IncidentQuery{ProcessInstanceID: pi, ActivityID: act}, nil
+	}
+	add(s, caller, "incident_list", "List open incidents (external tasks out of retries) of the caller's municipality, newest first.",
+		objectSchema(listArgs(args)),
+		with("incident_list", func(ctx context.Context, args map[string]any) (*mcp.CallToolResult, error) {
+			q, err := query(args)
+			if err != nil {
+				return errorResult(err.Error()), nil
+			}
+			max, err := intArg(args, "maxResults", 20, 200)
+			if err != nil {
+				return errorResult(err.Error()), nil
+			}
+			list, _, err := ownIncidents(ctx, p, q)
+			if err != nil {
+				return nil, engineMessage(err)
+			}
+			out := []incident{}
+			for _, in := range list[:min(max, len(list))] {
+				out = append(out, incident{ID: in.ID, Type: in.Type, Timestamp: in.Timestamp, Message: in.Message,
+					ProcessInstanceID: in.ProcessInstanceID, ProcessDefinitionID: in.ProcessDefinitionID,
+					ActivityID: in.ActivityID, Configuration: in.Configuration})
+			}
+			return jsonResult(out)
+		}))
+	add(s, caller, "incident_count", "Count the open incidents of the caller's municipality (at most 10000 incidents are read).",
+		objectSchema(args),
+		with("incident_count", func(ctx context.Context, args map[string]any) (*mcp.CallToolResult, error) {
+			q, err := query(args)
+			if err != nil {
+				return errorResult(err.Error()), nil
+			}
+			list, capped, err := ownIncidents(ctx, p, q)
+			if err != nil {
+				return nil, engineMessage(err)
+			}
+			if capped {
+				return jsonResult(map[string]any{"count": len(list), "capped": true})
+			}
+			return jsonResult(map[string]any{"count": len(list)})
+		}))
 }
