@@ -21,9 +21,6 @@ var TriplyDBTools = []string{
 	"organization_list", "service_list", "rule_list", "concept_list", "service_rules_metadata", "sparql_query",
 }
 
-// Allowed tools of the explorer's asset MCP server (notes §10.5).
-var LDETools = []string{"bundle_list", "bundle_get", "form_list", "form_get", "document_list", "document_get"}
-
 // processTenant limits a definition query to the caller's tenant and the
 // untenanted definitions.
 func processTenant(q engine.ProcessDefinitionQuery, tenant string) engine.ProcessDefinitionQuery {
