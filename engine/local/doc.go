@@ -152,11 +152,10 @@
 // of MaxHistory instances (the oldest ended ones are dropped).
 //
 // BenchmarkStartComplete3Step (start → user task → business-rule task →
-// end, two commands; about 15,000 instances/s in memory on the 2-core
-// development machine, target 5,000/s) and BenchmarkTaskListMunicipality
-// (one municipality's 1,000 tasks among 100,000 open ones, newest first,
-// through the store's municipality index; 3–5 ms, target 50 ms) measure
-// the process side.
+// end, two commands) and BenchmarkTaskListMunicipality (one municipality's
+// 1,000 tasks among 100,000 open ones, newest first, through the store's
+// municipality index) measure the process side; their figures are in the
+// README's performance table.
 //
 // # Incidents
 //

@@ -46,9 +46,9 @@
 //
 // Starting the three-step process and completing its task takes five
 // round trips: the definition, the step's batch, the task list, the task
-// with its instance (TaskWithInstance, one query), the step's batch. On
-// the 2-core development machine under load that is 550–640 instances/s
-// serially (BenchmarkStartComplete/serial, target 500/s).
+// with its instance (TaskWithInstance, one query), the step's batch
+// (BenchmarkStartComplete; its figure is in the README's performance
+// table).
 //
 // # Queries
 //

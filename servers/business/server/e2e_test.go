@@ -80,6 +80,18 @@ func TestE2EEmbedded(t *testing.T) {
 	ta := newTestApp(t, nil)
 	ensureLocalpass(t, ta.engine, true)
 	runCaseworkerStory(t, ta)
+	// the embedded engine learns who started each instance (a remote
+	// Operaton takes it from its own authentication)
+	hist, err := ta.engine.HistoricProcessInstances(context.Background(),
+		engine.HistoricProcessInstanceQuery{ProcessDefinitionKey: "LocalpassAanvraagProcess"})
+	if err != nil || len(hist) == 0 {
+		t.Fatalf("history: %d instances, %v", len(hist), err)
+	}
+	for _, h := range hist {
+		if h.StartUserID == "" {
+			t.Errorf("instance %s has no startUserId", h.ID)
+		}
+	}
 }
 
 // TestE2EPostgres: the same story with the embedded engine on PostgreSQL

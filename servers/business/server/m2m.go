@@ -241,7 +241,7 @@ func (a *app) handleM2MStart(w http.ResponseWriter, r *http.Request) error {
 		label = m2mTenantLabel
 	}
 	vars[varMunicipality] = engine.String(label)
-	inst, err := startWithFallback(ctx, procs, engine.StartProcess{Key: key, TenantID: deployed, BusinessKey: businessKey, Variables: vars})
+	inst, err := startWithFallback(ctx, procs, engine.StartProcess{Key: key, TenantID: deployed, BusinessKey: businessKey, Variables: vars, StartUserID: p.UserID})
 	if err != nil {
 		mapped := engineFailure(err, onFailure{NotFound: codeProcessNotFound, NotFoundMessage: fmt.Sprintf("Process '%s' not found", key),
 			Failed: codeProcessStartFailed, FailedMessage: fmt.Sprintf("Process '%s' could not be started", key)})

@@ -260,7 +260,7 @@ func (a *app) handleProcessStart(w http.ResponseWriter, r *http.Request) error {
 	if businessKey == "" {
 		businessKey = owner + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
 	}
-	inst, err := startWithFallback(ctx, procs, engine.StartProcess{Key: key, TenantID: deployed, BusinessKey: businessKey, Variables: vars})
+	inst, err := startWithFallback(ctx, procs, engine.StartProcess{Key: key, TenantID: deployed, BusinessKey: businessKey, Variables: vars, StartUserID: p.UserID})
 	if err != nil {
 		mapped := engineFailure(err, onFailure{NotFound: codeProcessNotFound, NotFoundMessage: fmt.Sprintf("Process '%s' not found", key),
 			Failed: codeProcessStartFailed, FailedMessage: fmt.Sprintf("Process '%s' could not be started", key)})
