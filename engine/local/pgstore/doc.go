@@ -14,9 +14,10 @@
 // # Schema
 //
 // Open applies the embedded schema/NNNN_*.sql files that the database has
-// not seen, in one transaction under an advisory lock (two engines
-// starting at once do not race), and records each in engine_schema; a
-// database with a newer schema than the build is refused. The tables are
+// not seen with pgmigrate (component "engine"): in one transaction under
+// an advisory lock, so two engines starting at once do not race, each
+// recorded in schema_migrations; a database with a newer schema than the
+// build is refused. The tables are
 // engine_deployments, engine_resources and engine_definitions;
 // engine_instances (with a version column), engine_tasks and
 // engine_external_tasks for running state; engine_hist_* for history.

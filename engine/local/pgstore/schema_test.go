@@ -39,13 +39,13 @@ func TestOpenIsIdempotent(t *testing.T) {
 		}
 	}
 	var versions string
-	if err := pool.QueryRow(ctx, "SELECT string_agg(version::text || ' ' || name, ',') FROM engine_schema").Scan(&versions); err != nil {
+	if err := pool.QueryRow(ctx, "SELECT string_agg(version::text || ' ' || name, ',' ORDER BY version) FROM schema_migrations WHERE component = 'engine'").Scan(&versions); err != nil {
 		t.Fatal(err)
 	}
 	if versions != "1 0001_init.sql,2 0002_incidents.sql" {
-		t.Errorf("engine_schema holds %q, want one row for each of 0001_init.sql and 0002_incidents.sql", versions)
+		t.Errorf("schema_migrations holds %q, want one row for each of 0001_init.sql and 0002_incidents.sql", versions)
 	}
-	if _, err := pool.Exec(ctx, "INSERT INTO engine_schema (version, name) VALUES (99, '0099_future.sql')"); err != nil {
+	if _, err := pool.Exec(ctx, "INSERT INTO schema_migrations (component, version, name) VALUES ('engine', 99, '0099_future.sql')"); err != nil {
 		t.Fatal(err)
 	}
 	_, err := pgstore.Open(ctx, pool, pgstore.Options{})
@@ -193,7 +193,7 @@ func TestUpgradeOpensIncidents(t *testing.T) {
 	// back to schema 1, with one task out of retries and one still fetchable
 	for _, sql := range []string{
 		"DROP INDEX engine_external_tasks_incident",
-		"DELETE FROM engine_schema WHERE version = 2",
+		"DELETE FROM schema_migrations WHERE component = 'engine' AND version = 2",
 		`INSERT INTO engine_external_tasks (id, version, instance_id, topic, retries, suspended, priority, definition_key,
 			business_key, tenant_id, doc) VALUES
 			('e1', 3, 'i1', 'mail', 0, false, 0, 'p', '', '', convert_to('{"ID":"e1","InstanceID":"i1","ActivityID":"send","TopicName":"mail","ErrorMessage":"smtp down"}', 'UTF8')),

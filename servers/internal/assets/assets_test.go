@@ -11,10 +11,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/regelkit/regelkit/engine/local/pgstore/pgmigrate"
 	"github.com/regelkit/regelkit/engine/local/pgstore/pgtest"
 	"github.com/regelkit/regelkit/servers/internal/apitest"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
-	"github.com/regelkit/regelkit/servers/internal/pgmigrate"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }

@@ -6,7 +6,7 @@ import (
 	"io/fs"
 
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/regelkit/regelkit/servers/internal/pgmigrate"
+	"github.com/regelkit/regelkit/engine/local/pgstore/pgmigrate"
 )
 
 //go:embed migrations/*.sql

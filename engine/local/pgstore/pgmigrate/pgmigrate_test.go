@@ -7,8 +7,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/regelkit/regelkit/engine/local/pgstore/pgmigrate"
 	"github.com/regelkit/regelkit/engine/local/pgstore/pgtest"
-	"github.com/regelkit/regelkit/servers/internal/pgmigrate"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -79,5 +79,28 @@ func TestApply(t *testing.T) {
 	var exists bool
 	if err := pool.QueryRow(ctx, "SELECT to_regclass('c') IS NOT NULL").Scan(&exists); err != nil || exists {
 		t.Errorf("table of a failed migration set exists: %v (%v)", exists, err)
+	}
+}
+
+// TestApplyRefusesNewerSchema: a database a newer build migrated further
+// is not written with this build's older idea of the tables.
+func TestApplyRefusesNewerSchema(t *testing.T) {
+	db := pgtest.New(t)
+	pool := db.Pool(t)
+	ctx := context.Background()
+	dir := fstest.MapFS{"0001_things.sql": {Data: []byte("CREATE TABLE things (id int PRIMARY KEY)")}}
+	if _, err := pgmigrate.Apply(ctx, pool, "test-n", dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, "INSERT INTO schema_migrations (component, version, name) VALUES ('test-n', 2, '0002_future.sql')"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := pgmigrate.Apply(ctx, pool, "test-n", dir)
+	if err == nil || err.Error() != "pgmigrate: test-n: the database's schema is version 2, newer than this build's 1" {
+		t.Errorf("Apply on a newer schema: %v", err)
+	}
+	// another component is not affected
+	if _, err := pgmigrate.Apply(ctx, pool, "test-m", fstest.MapFS{"0001_x.sql": {Data: []byte("CREATE TABLE x (id int)")}}); err != nil {
+		t.Errorf("another component: %v", err)
 	}
 }

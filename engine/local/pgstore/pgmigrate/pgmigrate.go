@@ -54,7 +54,9 @@ func Read(dir fs.FS) ([]Migration, error) {
 
 // Apply applies the pending migrations of dir for component in one
 // transaction under the shared advisory lock, records each in
-// schema_migrations and returns how many it applied.
+// schema_migrations and returns how many it applied. A database on which
+// a newer build has applied a migration this one does not know is
+// refused.
 func Apply(ctx context.Context, pool *pgxpool.Pool, component string, dir fs.FS) (applied int, err error) {
 	all, err := Read(dir)
 	if err != nil {
@@ -83,6 +85,11 @@ func Apply(ctx context.Context, pool *pgxpool.Pool, component string, dir fs.FS)
 		have := map[int]bool{}
 		for _, v := range done {
 			have[int(v)] = true
+			// a newer build has migrated this database: writing to it
+			// with this build's idea of the tables could lose data
+			if int(v) > len(all) {
+				return fmt.Errorf("pgmigrate: %s: the database's schema is version %d, newer than this build's %d", component, v, len(all))
+			}
 		}
 		for _, m := range all {
 			if have[m.Version] {
