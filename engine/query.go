@@ -265,7 +265,7 @@ func (q DecisionDefinitionQuery) Filter(defs []DecisionDefinition) []DecisionDef
 			return c
 		})
 	}
-	return page(out, q.FirstResult, q.MaxResults)
+	return Page(out, q.FirstResult, q.MaxResults)
 }
 
 func (q DecisionDefinitionQuery) matches(d DecisionDefinition) bool {
@@ -326,10 +326,12 @@ func (q DeploymentQuery) Filter(deps []Deployment) []Deployment {
 			return c
 		})
 	}
-	return page(out, q.FirstResult, q.MaxResults)
+	return Page(out, q.FirstResult, q.MaxResults)
 }
 
-func page[T any](s []T, first, maxResults int) []T {
+// Page applies Operaton's paging to a filtered, sorted list: skip first,
+// then keep maxResults (0: no limit; -1: no rows, Operaton's maxResults=0).
+func Page[T any](s []T, first, maxResults int) []T {
 	if maxResults < 0 {
 		return nil
 	}

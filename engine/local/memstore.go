@@ -312,7 +312,7 @@ func (s *memStore) ProcessDefinitions(ctx context.Context, q engine.ProcessDefin
 		out = append(out, *p)
 	}
 	SortProcessDefinitions(q, out)
-	return Page(out, q.FirstResult, q.MaxResults), nil
+	return engine.Page(out, q.FirstResult, q.MaxResults), nil
 }
 
 func (s *memStore) ProcessDefinition(ctx context.Context, id string) (engine.ProcessDefinition, error) {
@@ -392,7 +392,7 @@ func (s *memStore) Instances(ctx context.Context, q engine.ProcessInstanceQuery)
 		out[i] = cloneInstance(&m.rec)
 	}
 	SortInstances(q, out)
-	return Page(out, q.FirstResult, q.MaxResults), nil
+	return engine.Page(out, q.FirstResult, q.MaxResults), nil
 }
 
 func (s *memStore) InstanceCount(ctx context.Context, deploymentID string) (int, error) {
@@ -532,7 +532,7 @@ func (s *memStore) Tasks(ctx context.Context, q engine.TaskQuery) ([]TaskRecord,
 		recs[i] = m.rec // shallow: cloned after paging
 	}
 	SortTasks(q, recs)
-	recs = Page(recs, q.FirstResult, q.MaxResults)
+	recs = engine.Page(recs, q.FirstResult, q.MaxResults)
 	for i := range recs {
 		recs[i] = cloneTask(&recs[i])
 	}
@@ -998,7 +998,7 @@ func (s *memStore) HistoricProcessInstances(ctx context.Context, q engine.Histor
 		rows[i] = h.row
 	}
 	SortHistoricProcessInstances(q, rows)
-	return Page(rows, q.FirstResult, q.MaxResults), nil
+	return engine.Page(rows, q.FirstResult, q.MaxResults), nil
 }
 
 func sortedRows[T any](m map[string]*memRow[T], keep func(*memRow[T]) bool) []T {
@@ -1029,7 +1029,7 @@ func (s *memStore) HistoricTasks(ctx context.Context, q engine.HistoricTaskQuery
 		return MatchHistoricTask(q, &r.row, vars)
 	})
 	SortHistoricTasks(q, rows)
-	return Page(rows, q.FirstResult, q.MaxResults), nil
+	return engine.Page(rows, q.FirstResult, q.MaxResults), nil
 }
 
 func (s *memStore) HistoricVariables(ctx context.Context, q engine.HistoricVariableQuery) ([]engine.HistoricVariable, error) {
@@ -1037,7 +1037,7 @@ func (s *memStore) HistoricVariables(ctx context.Context, q engine.HistoricVaria
 	defer s.mu.RUnlock()
 	rows := sortedRows(s.hvar, func(r *memRow[engine.HistoricVariable]) bool { return MatchHistoricVariable(q, &r.row) })
 	SortHistoricVariables(q, rows)
-	return Page(rows, q.FirstResult, q.MaxResults), nil
+	return engine.Page(rows, q.FirstResult, q.MaxResults), nil
 }
 
 func (s *memStore) HistoricActivities(ctx context.Context, q engine.HistoricActivityQuery) ([]engine.HistoricActivity, error) {
@@ -1045,7 +1045,7 @@ func (s *memStore) HistoricActivities(ctx context.Context, q engine.HistoricActi
 	defer s.mu.RUnlock()
 	rows := sortedRows(s.hact, func(r *memRow[engine.HistoricActivity]) bool { return MatchHistoricActivity(q, &r.row) })
 	SortHistoricActivities(q, rows)
-	return Page(rows, q.FirstResult, q.MaxResults), nil
+	return engine.Page(rows, q.FirstResult, q.MaxResults), nil
 }
 
 func (s *memStore) HistoricDecisions(ctx context.Context, q engine.HistoricDecisionQuery) ([]engine.HistoricDecision, error) {
@@ -1057,7 +1057,7 @@ func (s *memStore) HistoricDecisions(ctx context.Context, q engine.HistoricDecis
 		rows[i].Outputs = slices.Clone(rows[i].Outputs)
 	}
 	SortHistoricDecisions(q, rows)
-	return Page(rows, q.FirstResult, q.MaxResults), nil
+	return engine.Page(rows, q.FirstResult, q.MaxResults), nil
 }
 
 var _ Store = (*memStore)(nil)

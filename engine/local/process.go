@@ -846,7 +846,7 @@ func (e *Engine) Incidents(ctx context.Context, q engine.IncidentQuery) ([]engin
 		}
 	}
 	SortIncidents(q, out)
-	return Page(out, q.FirstResult, q.MaxResults), nil
+	return engine.Page(out, q.FirstResult, q.MaxResults), nil
 }
 
 // IncidentCount counts the open incidents the query matches.

@@ -377,23 +377,6 @@ func SortProcessDefinitions(q engine.ProcessDefinitionQuery, ds []engine.Process
 	})
 }
 
-// Page applies FirstResult and MaxResults (0: no limit; -1: no rows).
-func Page[T any](s []T, first, maxResults int) []T {
-	if maxResults < 0 {
-		return nil
-	}
-	if first > 0 {
-		if first >= len(s) {
-			return nil
-		}
-		s = s[first:]
-	}
-	if maxResults > 0 && maxResults < len(s) {
-		s = s[:maxResults]
-	}
-	return s
-}
-
 // MatchHistoricProcessInstance reports whether a historic instance passes
 // the query's filters; vars are its latest variable values.
 func MatchHistoricProcessInstance(q engine.HistoricProcessInstanceQuery, h *engine.HistoricProcessInstance, vars engine.Variables) bool {
@@ -741,5 +724,5 @@ func Incidents(q engine.IncidentQuery, recs []ExternalTaskRecord) []engine.Incid
 		}
 	}
 	SortIncidents(q, out)
-	return Page(out, q.FirstResult, q.MaxResults)
+	return engine.Page(out, q.FirstResult, q.MaxResults)
 }

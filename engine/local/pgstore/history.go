@@ -122,7 +122,7 @@ func (s *Store) HistoricProcessInstances(ctx context.Context, q engine.HistoricP
 		return nil, err
 	}
 	local.SortHistoricProcessInstances(q, out)
-	return local.Page(out, q.FirstResult, q.MaxResults), nil
+	return engine.Page(out, q.FirstResult, q.MaxResults), nil
 }
 
 // HistoricTasks lists historic user tasks.
@@ -181,7 +181,7 @@ func (s *Store) HistoricTasks(ctx context.Context, q engine.HistoricTaskQuery) (
 		return nil, err
 	}
 	local.SortHistoricTasks(q, out)
-	return local.Page(out, q.FirstResult, q.MaxResults), nil
+	return engine.Page(out, q.FirstResult, q.MaxResults), nil
 }
 
 // HistoricVariables lists historic variables.
@@ -216,7 +216,7 @@ func (s *Store) HistoricVariables(ctx context.Context, q engine.HistoricVariable
 		return nil, err
 	}
 	local.SortHistoricVariables(q, out)
-	return local.Page(out, q.FirstResult, q.MaxResults), nil
+	return engine.Page(out, q.FirstResult, q.MaxResults), nil
 }
 
 // HistoricActivities lists historic activity instances.
@@ -238,7 +238,7 @@ func (s *Store) HistoricActivities(ctx context.Context, q engine.HistoricActivit
 		return nil, err
 	}
 	local.SortHistoricActivities(q, out)
-	return local.Page(out, q.FirstResult, q.MaxResults), nil
+	return engine.Page(out, q.FirstResult, q.MaxResults), nil
 }
 
 // HistoricDecisions lists decision evaluations with their inputs and outputs.
@@ -266,7 +266,7 @@ func (s *Store) HistoricDecisions(ctx context.Context, q engine.HistoricDecision
 		return nil, err
 	}
 	local.SortHistoricDecisions(q, out)
-	return local.Page(out, q.FirstResult, q.MaxResults), nil
+	return engine.Page(out, q.FirstResult, q.MaxResults), nil
 }
 
 // DeleteHistory deletes the history of process instances in one transaction.

@@ -216,7 +216,7 @@ func (s *Store) Instances(ctx context.Context, q engine.ProcessInstanceQuery) ([
 		return nil, err
 	}
 	local.SortInstances(q, out)
-	return local.Page(out, q.FirstResult, q.MaxResults), nil
+	return engine.Page(out, q.FirstResult, q.MaxResults), nil
 }
 
 // InstanceCount counts the running instances of a deployment ("": all).
@@ -421,7 +421,7 @@ func (s *Store) Tasks(ctx context.Context, q engine.TaskQuery) ([]local.TaskReco
 		return nil, err
 	}
 	local.SortTasks(q, ts)
-	return local.Page(ts, q.FirstResult, q.MaxResults), nil
+	return engine.Page(ts, q.FirstResult, q.MaxResults), nil
 }
 
 // TaskCount counts the open user tasks the query matches.

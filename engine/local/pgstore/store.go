@@ -366,7 +366,7 @@ func (s *Store) ProcessDefinitions(ctx context.Context, q engine.ProcessDefiniti
 		}
 	}
 	local.SortProcessDefinitions(q, out)
-	return local.Page(out, q.FirstResult, q.MaxResults), nil
+	return engine.Page(out, q.FirstResult, q.MaxResults), nil
 }
 
 // ProcessDefinition returns a process definition by id.
