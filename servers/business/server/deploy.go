@@ -19,7 +19,7 @@ import (
 	"github.com/regelkit/regelkit/servers/internal/openapi"
 )
 
-// Bundle deployment (spec §4.11, notes §11).
+// Bundle deployment (spec §4.11).
 const (
 	codeDeployFailed  = "PROCESS_DEPLOY_FAILED"
 	maxDeployBody     = 10 << 20
@@ -290,7 +290,7 @@ func deployFailure(err error) error {
 	return e
 }
 
-// deriveBoardOwner reads the candidate groups of the BPMN (notes §11):
+// deriveBoardOwner reads the candidate groups of the BPMN:
 // infra groups win over caseworker groups; neither leaves it untagged.
 func deriveBoardOwner(xml string) string {
 	doc := etree.NewDocument()

@@ -19,7 +19,7 @@ import (
 	"github.com/regelkit/regelkit/servers/internal/openapi"
 )
 
-// Codes of the document-management routes (notes §9).
+// Codes of the document-management routes.
 const (
 	codeMissingFields        = "MISSING_FIELDS"
 	codeDocmgmtError         = "DOCMGMT_ERROR"
@@ -32,7 +32,7 @@ const (
 	docmgmtMaxListWorkspaces = 100
 )
 
-// stubDocuments are the business flavour's stub listing (notes §9.2): the
+// stubDocuments are the business flavour's stub listing: the
 // project-phase reports a workspace shows before anything is uploaded.
 var stubDocuments = []docmgmt.Document{
 	{ID: "stub-doc-1", Name: "rip-intake-report.pdf", DocumentNumber: "2993898"},
@@ -77,7 +77,7 @@ var (
 	}, "filename", "contentBase64", "metadata")
 )
 
-// docmgmtRoutes mounts /v1/docmgmt (spec §4.7, notes §9): JWT whose azp is
+// docmgmtRoutes mounts /v1/docmgmt (spec §4.7): JWT whose azp is
 // in DOCMGMT_ALLOWED_CLIENTS; the caller acts as the service account.
 func (a *app) docmgmtRoutes(r *httpapi.Router) {
 	a.mounted["docmgmt"] = "/v1/docmgmt"
@@ -210,7 +210,7 @@ func (a *app) handleDocmgmtStatus(w http.ResponseWriter, r *http.Request) error 
 		data["latencyMs"] = float64(h.Latency.Microseconds()) / 1000
 	}
 	if h.Err != nil {
-		// The reason goes to the log only (notes §9.1).
+		// The reason goes to the log only.
 		a.logger.WarnContext(r.Context(), "document management down", "error", h.Err.Error())
 	}
 	return writeDocmgmt(w, r, data)

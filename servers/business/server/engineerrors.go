@@ -10,7 +10,7 @@ import (
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 )
 
-// Codes of the process, task and machine routes (notes §2.6, §4.9).
+// Codes of the process, task and machine routes.
 const (
 	codeProcessNotFound      = "PROCESS_NOT_FOUND"
 	codeTaskNotFound         = "TASK_NOT_FOUND"
@@ -44,7 +44,7 @@ type onFailure struct {
 	FailedMessage   string
 }
 
-// engineFailure is the one mapping of engine failures (notes §4.9):
+// engineFailure is the one mapping of engine failures:
 //
 //   - a limit of the shared limits contract → the router's LIMIT_EXCEEDED;
 //   - unreachable, timed out, or a 5xx without a message → 502 OPERATON_ERROR;
@@ -95,7 +95,7 @@ func formFailure(err error) error {
 
 // isNoMatchingDefinition reports the engine's answer to a start on a tenant
 // path where the tenant has no such definition; the start is then retried
-// without a tenant (notes §4.3 step 4).
+// without a tenant.
 func isNoMatchingDefinition(err error) bool {
 	var ee *engine.Error
 	return errors.As(err, &ee) && strings.Contains(ee.Message, "No matching process definition with key")

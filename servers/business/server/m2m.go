@@ -22,7 +22,7 @@ const (
 	// maxResults (or with more) gets this many rows.
 	maxM2MRows = 1000
 	// m2mTenantLabel is the municipality of an instance a machine client
-	// starts on an untenanted deployment (notes §4.3 step 5).
+	// starts on an untenanted deployment.
 	m2mTenantLabel = "m2m"
 )
 

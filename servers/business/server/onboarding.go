@@ -12,8 +12,7 @@ import (
 	"github.com/regelkit/regelkit/servers/internal/openapi"
 )
 
-// Codes and keys of the onboarding and project-phase routes (spec §4.5–4.6,
-// notes §8).
+// Codes and keys of the onboarding and project-phase routes (spec §4.5–4.6).
 const (
 	codeOnboardingList     = "ONBOARDING_LIST_FAILED"
 	codeHRProfile          = "HR_PROFILE_FAILED"
@@ -24,7 +23,7 @@ const (
 	ripProcessKey          = "RipPhase1Process"
 	tenantVariable         = "municipality"
 	historyListMax         = 200 // instances per listing, newest first
-	historyBulkIDs         = 100 // ids per bulk variable read (notes §4.4)
+	historyBulkIDs         = 100 // ids per bulk variable read
 	maxHistoricVariables   = 10_000
 	maxDocumentResourceLen = 4 << 20
 )
@@ -89,7 +88,7 @@ func instanceVariables(ctx context.Context, p engine.Processes, ids []string, na
 	return out, nil
 }
 
-// value is vars[name], or nil when absent (notes §8: a missing variable is null).
+// value is vars[name], or nil when absent: a missing variable is null.
 func value(vars map[string]any, name string) any {
 	if v, ok := vars[name]; ok {
 		return v
@@ -101,7 +100,7 @@ var tenantFilter = func(tenant string) []engine.VariableFilter {
 	return []engine.VariableFilter{{Name: tenantVariable, Operator: "eq", Value: tenant}}
 }
 
-// onboardingRoutes mounts /v1/hr (spec §4.5, notes §8).
+// onboardingRoutes mounts /v1/hr (spec §4.5).
 func (a *app) onboardingRoutes(r *httpapi.Router) {
 	a.mounted["hr"] = "/v1/hr"
 	guard := func(h httpapi.HandlerFunc) httpapi.HandlerFunc {

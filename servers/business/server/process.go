@@ -38,7 +38,7 @@ const (
 	// maxInstanceVariables bounds the historic variables read for one
 	// instance: writes hold at most maxWriteVariables each.
 	maxInstanceVariables = 10000
-	// maxHintRows is the history sample of variable-hints (notes §4.4).
+	// maxHintRows is the history sample of variable-hints.
 	maxHintRows = 500
 	// maxFormBytes and maxDocumentBytes bound what a form or template read
 	// from a deployment may hold before it is parsed.
@@ -158,7 +158,7 @@ func (a *app) processRoutes(r *httpapi.Router) {
 
 // resolveDeployment lists the latest definitions of key per engine tenant
 // (404 PROCESS_NOT_FOUND when none) and picks the deployed tenant for a
-// caller of tenant caller (notes §4.3 step 2): the caller's, else "" when an
+// caller of tenant caller: the caller's, else "" when an
 // untenanted definition exists, else the only tenant; with several tenants
 // and none the caller's, ambiguous lists them.
 func resolveDeployment(ctx context.Context, procs engine.Processes, key, caller string) (tenant string, ambiguous []string, err error) {
@@ -276,8 +276,7 @@ func (a *app) handleProcessStart(w http.ResponseWriter, r *http.Request) error {
 }
 
 // startWithFallback starts on the tenant path and, when the engine has no
-// such definition for the tenant, once more without a tenant (notes §4.3
-// step 4).
+// such definition for the tenant, once more without a tenant.
 func startWithFallback(ctx context.Context, procs engine.Processes, s engine.StartProcess) (engine.ProcessInstance, error) {
 	inst, err := procs.StartProcess(ctx, s)
 	if err != nil && s.TenantID != "" && isNoMatchingDefinition(err) {
@@ -304,7 +303,7 @@ func instanceNotFound(id string) onFailure {
 }
 
 // readable reports whether the caller may read an instance with vars: its
-// owning tenant, or its applicant (notes §3.4, reads only).
+// owning tenant, or its applicant (reads only).
 func readable(p *auth.Principal, vars map[string]any) bool {
 	if auth.CheckTenant(p, vars[varMunicipality]) == nil {
 		return true
@@ -701,9 +700,8 @@ func (a *app) handleVariableHints(w http.ResponseWriter, r *http.Request) error 
 		Timestamp: httpapi.Timestamp(time.Now())})
 }
 
-// aliasEnvelope is the success envelope plus upstream's name for data
-// (notes §12 #10): template on decision-document, variables on
-// variable-hints.
+// aliasEnvelope is the success envelope plus upstream's name for data:
+// template on decision-document, variables on variable-hints.
 type aliasEnvelope struct {
 	Success   bool   `json:"success"`
 	Data      any    `json:"data"`

@@ -28,7 +28,7 @@ var ripDocuments = []struct{ template, field string }{
 	{"rip-pdp", "pdp"},
 }
 
-// ripRoutes mounts /v1/rip (spec §4.6, notes §8).
+// ripRoutes mounts /v1/rip (spec §4.6).
 func (a *app) ripRoutes(r *httpapi.Router) {
 	a.mounted["rip"] = "/v1/rip"
 	guard := func(h httpapi.HandlerFunc) httpapi.HandlerFunc {
@@ -158,7 +158,7 @@ func (a *app) handleRIPDocuments(w http.ResponseWriter, r *http.Request) error {
 }
 
 // ripTemplate is the parsed template, or nil when its resource is absent or
-// the service task filing it has not finished (notes §8 Decision).
+// the service task filing it has not finished.
 func (a *app) ripTemplate(ctx context.Context, pe engine.Processes, instanceID, deploymentID string,
 	resources []engine.DeploymentResource, filers map[string]string, template string) (any, error) {
 	var res *engine.DeploymentResource

@@ -21,7 +21,7 @@ const (
 	maxTaskList = 1000
 	// maxTaskHistory is the spec's bound of the task history (§8).
 	maxTaskHistory = 200
-	// bulkIDs is the most instance ids one bulk read names (notes §4.4).
+	// bulkIDs is the most instance ids one bulk read names.
 	bulkIDs = 100
 	// maxBoardOwners bounds the boardOwner cache: one entry per
 	// definition id, and callers grow it only by deploying.

@@ -23,7 +23,7 @@ const (
 )
 
 // Process variables the server stamps itself and that no client writes
-// at task completion (notes §3.4). municipality is the only tenant label,
+// at task completion. municipality is the only tenant label,
 // applicantId admits a citizen to reads, edocsAuthor* name the
 // document-management author.
 const (
@@ -90,7 +90,7 @@ func optionalString(raw json.RawMessage, field string, maxLen int) (string, erro
 // parseWriteVariables reads the variables of a write: absent or null → an
 // empty map; not an object → 400 VALIDATION_ERROR. Each value is plain JSON
 // (typed by inference) or an exact {value, type[, valueInfo]} wrapper with a
-// known type, passed through (notes §4.2). A plain object that looks
+// known type, passed through. A plain object that looks
 // exactly like such a wrapper is therefore read as one: clients wanting
 // the object stored as Json wrap it themselves ({"value": "…", "type": "Json"}).
 func parseWriteVariables(raw json.RawMessage) (engine.Variables, error) {
@@ -145,7 +145,7 @@ func refuseReserved(vars engine.Variables, reserved []string) error {
 }
 
 // plainVariables unwraps a variable map for a response: {name: value},
-// Json parsed, Null as null (notes §4.2: every read unwraps).
+// Json parsed, Null as null: every read unwraps.
 func plainVariables(vars engine.Variables) map[string]any {
 	out := make(map[string]any, len(vars))
 	for name, v := range vars {

@@ -246,7 +246,7 @@ func writeText(w http.ResponseWriter, status int, body []byte) error {
 	return err
 }
 
-// writeError writes {"error": msg} with the notes' spacing.
+// writeError writes {"error": msg}.
 func writeError(w http.ResponseWriter, status int, msg string) {
 	m, _ := json.Marshal(msg)
 	var b bytes.Buffer

@@ -247,8 +247,8 @@ func (c *Catalog) offered(id string) bool {
 	return id != ProviderLDE || c.opts.Assets != nil
 }
 
-// assetsUp reports whether the asset database answers now (notes §10.5:
-// a provider that cannot be reached shows connected:false).
+// assetsUp reports whether the asset database answers now: a provider
+// that cannot be reached is listed with connected:false.
 func (c *Catalog) assetsUp() bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()

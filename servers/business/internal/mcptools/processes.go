@@ -15,7 +15,7 @@ import (
 // process instances, so they are listed up to this many.
 const countCap = 10_000
 
-// Allowed tools of a hosted knowledge-graph MCP server (notes §10.5).
+// Allowed tools of a hosted knowledge-graph MCP server.
 var TriplyDBTools = []string{
 	"dmn_list", "dmn_get", "dmn_chain_links", "dmn_enhanced_chain_links", "dmn_semantic_equivalences",
 	"organization_list", "service_list", "rule_list", "concept_list", "service_rules_metadata", "sparql_query",

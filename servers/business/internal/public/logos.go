@@ -78,7 +78,7 @@ func (p *Public) withLogos(ctx context.Context, orgs []Organisation, force bool)
 	return out
 }
 
-// assetsSource is the listing's source: 8 s, as the notes say.
+// assetsSource is the listing's source: 8 s.
 func assetsSource(raw, token, userAgent string, client *http.Client) *source {
 	s := &source{name: "assets", url: raw, client: client, timeout: 8 * time.Second, maxBytes: maxAssetsBytes,
 		accept: "application/json", userAgent: userAgent}
