@@ -216,7 +216,7 @@ func TestChatAnthropicTwoToolCalls(t *testing.T) {
 	}
 	results := msgs[4].(map[string]any)["content"].([]any)
 	r1, r2 := results[0].(map[string]any), results[1].(map[string]any)
-	if r1["type"] != "tool_result" || r1["tool_use_id"] != "toolu_1" || !strings.Contains(r1["content"].(string), `"count": 13,`) ||
+	if r1["type"] != "tool_result" || r1["tool_use_id"] != "toolu_1" || !strings.Contains(r1["content"].(string), `"count": 14,`) ||
 		strings.Count(r1["content"].(string), `"key":`) != 5 || !strings.Contains(r1["content"].(string), `"key": "RONL_AanmerkingKindPakket"`) {
 		t.Errorf("decision_list result %v", r1)
 	}

@@ -128,13 +128,14 @@ func TestTenantIsolation(t *testing.T) {
 			t.Errorf("amsterdam sees utrecht's definition: %+v", d)
 		}
 	}
-	// The three example models define 13 decisions; with TenantEcho 14.
-	if len(list) != 14 {
-		t.Errorf("amsterdam sees %d definitions, want the 13 example decisions and TenantEcho", len(list))
+	// The three local-pass models define 13 decisions and the onboarding
+	// bundle one (HrOnboardingItAccess); with TenantEcho 15.
+	if len(list) != 15 {
+		t.Errorf("amsterdam sees %d definitions, want the 14 example decisions and TenantEcho", len(list))
 	}
 	ta.c.Get("/api/decision", bearer(utrecht)...).Data(t, 200, &list)
-	if len(list) != 15 {
-		t.Errorf("utrecht sees %d definitions, want 15 (its own UtrechtOnly too)", len(list))
+	if len(list) != 16 {
+		t.Errorf("utrecht sees %d definitions, want 16 (its own UtrechtOnly too)", len(list))
 	}
 
 	m2m := ta.token(t, machine("operaton-mcp-client"))

@@ -470,12 +470,12 @@ func (a *app) newDocs(ctx context.Context) error {
 	if !a.embedded {
 		return nil
 	}
-	// The project-phase example runs on embedded defaults, served by the
-	// worker below. (The onboarding example brings a decision model of its
-	// own, which would change the decision listings of embedded defaults;
-	// deploy it with the bundle route.)
-	if err := deployProcessBundle(ctx, a.engine, "processes/projectphase"); err != nil {
-		return fmt.Errorf("deploying the example process: %w", err)
+	// The project-phase example (served by the worker below) and the
+	// onboarding example run on embedded defaults.
+	for _, dir := range []string{"processes/projectphase", "processes/onboarding"} {
+		if err := deployProcessBundle(ctx, a.engine, dir); err != nil {
+			return fmt.Errorf("deploying the example process %s: %w", dir, err)
+		}
 	}
 	if !a.cfg.DocWorker {
 		return nil
