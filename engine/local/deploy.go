@@ -39,72 +39,16 @@ func IsBPMN(name string) bool {
 // versioned per key and tenant by the Store. Other resources (forms,
 // document templates, HTML) are stored as they are.
 func (e *Engine) Deploy(ctx context.Context, nd engine.NewDeployment) (engine.Deployment, error) {
-	if len(nd.Resources) == 0 {
-		return engine.Deployment{}, engine.InvalidRequest("No deployment resources contained in the form upload.")
-	}
-	seen := map[string]bool{}
-	for _, r := range nd.Resources {
-		if r.Name == "" {
-			return engine.Deployment{}, engine.InvalidRequest("A deployment resource has no name")
-		}
-		if seen[r.Name] {
-			return engine.Deployment{}, engine.InvalidRequest("The deployment contains the resource '%s' twice", r.Name)
-		}
-		seen[r.Name] = true
+	if err := validateResources(nd.Resources); err != nil {
+		return engine.Deployment{}, err
 	}
 	// compile outside the lock; cached models are looked up under it
-	compiled := make([]*compiledResource, len(nd.Resources))
-	parsed := map[string]*bpmn.Definitions{}
-	var procs []engine.ProcessDefinition
-	procKeys := map[string]string{}
-	for i, r := range nd.Resources {
-		if err := ctx.Err(); err != nil {
-			return engine.Deployment{}, err
-		}
-		if IsBPMN(r.Name) {
-			defs, err := parseBPMN(r)
-			if err != nil {
-				return engine.Deployment{}, err
-			}
-			parsed[r.Name] = defs
-			for _, p := range defs.Processes {
-				if other, dup := procKeys[p.ID]; dup {
-					return engine.Deployment{}, &engine.DeploymentError{Resource: r.Name, Line: p.Line, Column: p.Column, ElementID: p.ID,
-						Msg: fmt.Sprintf("the deployment contains two processes with the key %q (also in %q)", p.ID, other)}
-				}
-				procKeys[p.ID] = r.Name
-				procs = append(procs, e.processDefinition(defs, p, r.Name, nd.TenantID))
-			}
-			continue
-		}
-		if !IsDMN(r.Name) {
-			continue
-		}
-		sum := sha256.Sum256(r.Data)
-		e.mu.RLock()
-		c := e.models[sum]
-		e.mu.RUnlock()
-		if c == nil {
-			var err error
-			if c, err = compileResource(r, e.opts.Standard); err != nil {
-				return engine.Deployment{}, err
-			}
-		}
-		compiled[i] = c
+	cd, err := e.compileResources(ctx, nd)
+	if err != nil {
+		return engine.Deployment{}, err
 	}
-	// one decision key per deployment (Operaton refuses duplicates)
-	keys := map[string]string{}
-	for i, c := range compiled {
-		if c == nil {
-			continue
-		}
-		for _, p := range c.order {
-			if other, dup := keys[p.id]; dup {
-				return engine.Deployment{}, &engine.DeploymentError{Resource: nd.Resources[i].Name, ElementID: p.id,
-					Msg: fmt.Sprintf("the deployment contains two decisions with the key %q (also in %q)", p.id, other)}
-			}
-			keys[p.id] = nd.Resources[i].Name
-		}
+	if err := checkDecisionKeys(nd.Resources, cd.compiled); err != nil {
+		return engine.Deployment{}, err
 	}
 	// see what other engines on the store deployed (duplicate filtering
 	// and replacement compare with them)
@@ -124,38 +68,158 @@ func (e *Engine) Deploy(ctx context.Context, nd engine.NewDeployment) (engine.De
 			toDeploy = changed
 		}
 	}
+	size, incoming := deploymentCost(nd, toDeploy, cd)
+	previous := e.replacedDeployments(ctx, nd, toDeploy)
+	if err := e.makeRoom(size, previous, incoming); err != nil {
+		return engine.Deployment{}, err
+	}
+	return e.commitDeployment(ctx, nd, toDeploy, cd, size, previous)
+}
+
+// validateResources refuses an empty deployment, a resource without a name
+// and a name that occurs twice.
+func validateResources(resources []engine.Resource) error {
+	if len(resources) == 0 {
+		return engine.InvalidRequest("No deployment resources contained in the form upload.")
+	}
+	seen := map[string]bool{}
+	for _, r := range resources {
+		if r.Name == "" {
+			return engine.InvalidRequest("A deployment resource has no name")
+		}
+		if seen[r.Name] {
+			return engine.InvalidRequest("The deployment contains the resource '%s' twice", r.Name)
+		}
+		seen[r.Name] = true
+	}
+	return nil
+}
+
+// compiledDeployment is what Deploy learns from its resources before it
+// takes the lock.
+type compiledDeployment struct {
+	compiled []*compiledResource          // per resource index; nil for a non-DMN resource
+	parsed   map[string]*bpmn.Definitions // BPMN resources by name
+	procs    []engine.ProcessDefinition   // the executable processes, in resource order
+}
+
+// compileResources parses the BPMN and compiles the DMN resources (a DMN
+// model already compiled is taken from the cache), refusing two processes
+// with one key.
+func (e *Engine) compileResources(ctx context.Context, nd engine.NewDeployment) (*compiledDeployment, error) {
+	cd := &compiledDeployment{compiled: make([]*compiledResource, len(nd.Resources)), parsed: map[string]*bpmn.Definitions{}}
+	procKeys := map[string]string{}
+	for i, r := range nd.Resources {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if IsBPMN(r.Name) {
+			if err := e.addBPMN(cd, procKeys, r, nd.TenantID); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if !IsDMN(r.Name) {
+			continue
+		}
+		sum := sha256.Sum256(r.Data)
+		e.mu.RLock()
+		c := e.models[sum]
+		e.mu.RUnlock()
+		if c == nil {
+			var err error
+			if c, err = compileResource(r, e.opts.Standard); err != nil {
+				return nil, err
+			}
+		}
+		cd.compiled[i] = c
+	}
+	return cd, nil
+}
+
+// addBPMN parses one BPMN resource into cd; procKeys maps the process keys
+// seen so far to their resource.
+func (e *Engine) addBPMN(cd *compiledDeployment, procKeys map[string]string, r engine.Resource, tenant string) error {
+	defs, err := parseBPMN(r)
+	if err != nil {
+		return err
+	}
+	cd.parsed[r.Name] = defs
+	for _, p := range defs.Processes {
+		if other, dup := procKeys[p.ID]; dup {
+			return &engine.DeploymentError{Resource: r.Name, Line: p.Line, Column: p.Column, ElementID: p.ID,
+				Msg: fmt.Sprintf("the deployment contains two processes with the key %q (also in %q)", p.ID, other)}
+		}
+		procKeys[p.ID] = r.Name
+		cd.procs = append(cd.procs, e.processDefinition(defs, p, r.Name, tenant))
+	}
+	return nil
+}
+
+// checkDecisionKeys allows one decision key per deployment (Operaton
+// refuses duplicates).
+func checkDecisionKeys(resources []engine.Resource, compiled []*compiledResource) error {
+	keys := map[string]string{}
+	for i, c := range compiled {
+		if c == nil {
+			continue
+		}
+		for _, p := range c.order {
+			if other, dup := keys[p.id]; dup {
+				return &engine.DeploymentError{Resource: resources[i].Name, ElementID: p.id,
+					Msg: fmt.Sprintf("the deployment contains two decisions with the key %q (also in %q)", p.id, other)}
+			}
+			keys[p.id] = resources[i].Name
+		}
+	}
+	return nil
+}
+
+// deploymentCost returns the retention size of the resources to deploy and
+// the decision and process keys they make a new latest version of.
+func deploymentCost(nd engine.NewDeployment, toDeploy []engine.Resource, cd *compiledDeployment) (int64, map[tenantKey]bool) {
 	size := int64(len(nd.Name) + len(nd.Source) + len(nd.TenantID))
-	incoming := map[tenantKey]bool{} // keys this deployment makes a new latest version of
+	incoming := map[tenantKey]bool{}
 	for i, r := range nd.Resources {
 		if !contains(toDeploy, r.Name) {
 			continue
 		}
 		size += cost(r)
-		if c := compiled[i]; c != nil {
+		if c := cd.compiled[i]; c != nil {
 			for _, p := range c.order {
 				incoming[tenantKey{nd.TenantID, p.id}] = true
 			}
 		}
-		if defs := parsed[r.Name]; defs != nil {
+		if defs := cd.parsed[r.Name]; defs != nil {
 			for _, p := range defs.Processes {
 				incoming[processKey(nd.TenantID, p.ID)] = true
 			}
 		}
 	}
+	return size, incoming
+}
+
+// replacedDeployments lists the deployments ReplacePrevious removes. Caller
+// holds the lock.
+func (e *Engine) replacedDeployments(ctx context.Context, nd engine.NewDeployment, toDeploy []engine.Resource) []*deployment {
+	if !nd.ReplacePrevious {
+		return nil
+	}
 	var previous []*deployment
-	if nd.ReplacePrevious {
-		for _, d := range e.sameName(nd.Name, nd.TenantID) {
-			// With DeployChangedOnly the new deployment lacks the
-			// unchanged resources: only what it carries whole is replaced.
-			// A deployment with running process instances stays.
-			if (!nd.DeployChangedOnly || coversAll(toDeploy, d.resources)) && !e.hasInstances(ctx, d) {
-				previous = append(previous, d)
-			}
+	for _, d := range e.sameName(nd.Name, nd.TenantID) {
+		// With DeployChangedOnly the new deployment lacks the
+		// unchanged resources: only what it carries whole is replaced.
+		// A deployment with running process instances stays.
+		if (!nd.DeployChangedOnly || coversAll(toDeploy, d.resources)) && !e.hasInstances(ctx, d) {
+			previous = append(previous, d)
 		}
 	}
-	if err := e.makeRoom(size, previous, incoming); err != nil {
-		return engine.Deployment{}, err
-	}
+	return previous
+}
+
+// commitDeployment stores the deployment, registers it and removes the
+// deployments it replaces. Caller holds the lock.
+func (e *Engine) commitDeployment(ctx context.Context, nd engine.NewDeployment, toDeploy []engine.Resource, cd *compiledDeployment, size int64, previous []*deployment) (engine.Deployment, error) {
 	dep := &deployment{dep: engine.Deployment{ID: newUUID(), Name: nd.Name, Source: nd.Source, TenantID: nd.TenantID, Time: e.now()}, size: size,
 		bpmn: map[string]*bpmn.Definitions{}}
 	rec := &DeploymentRecord{Deployment: dep.dep}
@@ -164,9 +228,9 @@ func (e *Engine) Deploy(ctx context.Context, nd engine.NewDeployment) (engine.De
 			continue
 		}
 		rec.Resources = append(rec.Resources, ResourceRecord{ID: newUUID(), Name: r.Name, Data: r.Data})
-		if defs := parsed[r.Name]; defs != nil {
+		if defs := cd.parsed[r.Name]; defs != nil {
 			dep.bpmn[r.Name] = defs
-			for _, p := range procs {
+			for _, p := range cd.procs {
 				if p.Resource == r.Name {
 					rec.ProcessDefinitions = append(rec.ProcessDefinitions, p)
 				}
@@ -179,7 +243,7 @@ func (e *Engine) Deploy(ctx context.Context, nd engine.NewDeployment) (engine.De
 	dep.seq, dep.procs = rec.Seq, rec.ProcessDefinitions
 	out := dep.dep
 	out.DeployedProcessDefinitions = slices.Clone(rec.ProcessDefinitions)
-	e.register(dep, nd.Resources, toDeploy, compiled, &out)
+	e.register(dep, nd.Resources, toDeploy, cd.compiled, &out)
 	if len(previous) > 0 {
 		e.remove(previous)
 	}

@@ -101,8 +101,42 @@ func TestClientProcesses(t *testing.T) {
 		"DELETE /engine-rest/deployment/d1":                {204, "", ``},
 		"GET /engine-rest/deployment/d1/resources/r1/data": {200, "application/octet-stream", "raw bytes"},
 	})
-	ctx := context.Background()
+	clientTaskCalls(t, c)
+	clientInstanceCalls(t, c)
+	clientWorkerAndDeploymentCalls(t, c)
 
+	// every request, in the order the helpers sent them
+	want := []string{
+		`POST /engine-rest/task {"candidateGroups":["caseworker","manager"],"includeAssignedTasks":true,"processVariables":[{"name":"municipality","operator":"eq","value":"utrecht"}],"sorting":[{"sortBy":"created","sortOrder":"desc"}]}`,
+		"GET /engine-rest/task?candidateGroups=caseworker%2Cmanager&includeAssignedTasks=true&sortBy=created&sortOrder=desc",
+		`POST /engine-rest/task?maxResults=10 {"processVariables":[{"name":"n","operator":"gt","value":5}]}`,
+		"GET /engine-rest/task/t1",
+		"GET /engine-rest/task/t1/identity-links?type=candidate",
+		`POST /engine-rest/task/t1/claim {"userId":"ann"}`,
+		`POST /engine-rest/task/t2/claim {"userId":"ann"}`,
+		`POST /engine-rest/task/t1/complete {"variables":{"ok":{"type":"Boolean","value":true}}}`,
+		"GET /engine-rest/task/t1/deployed-form",
+		`POST /engine-rest/process-definition/key/aanvraag/tenant-id/utrecht/start {"businessKey":"bk","variables":{"a":{"type":"Integer","value":1,"valueInfo":{}}},"withVariablesInReturn":true}`,
+		"GET /engine-rest/process-instance/pi1/variables?deserializeValues=true",
+		`POST /engine-rest/history/process-instance {"sorting":[{"sortBy":"startTime","sortOrder":"desc"}],"variables":[{"name":"applicantId","operator":"eq","value":"123"}]}`,
+		"DELETE /engine-rest/process-instance/pi1?skipCustomListeners=false&skipIoMappings=false",
+		"DELETE /engine-rest/process-instance/gone?skipCustomListeners=false&skipIoMappings=false",
+		`PUT /engine-rest/process-instance/pi1/suspended {"suspended":true}`,
+		`POST /engine-rest/external-task/fetchAndLock {"workerId":"w","maxTasks":1,"usePriority":false,"asyncResponseTimeout":2000,"topics":[{"topicName":"docs","lockDuration":60000,"variables":null,"localVariables":false,"businessKey":null,"processDefinitionKey":null,"tenantIdIn":null,"withoutTenantId":false,"deserializeValues":false}]}`,
+		`POST /engine-rest/external-task/x1/extendLock {"newDuration":90000,"workerId":"w"}`,
+		"GET /engine-rest/history/variable-instance?deserializeValues=true&processInstanceId=pi1",
+		"DELETE /engine-rest/deployment/d1?cascade=true",
+		"GET /engine-rest/deployment/d1/resources/r1/data",
+	}
+	if !reflect.DeepEqual(f.got, want) {
+		t.Errorf("requests:\n%s\nwant\n%s", strings.Join(f.got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// clientTaskCalls queries, claims and completes tasks and reads a task form.
+func clientTaskCalls(t *testing.T, c *Client) {
+	t.Helper()
+	ctx := context.Background()
 	_, err := c.Tasks(ctx, engine.TaskQuery{ProcessVariables: []engine.VariableFilter{{Name: "municipality", Operator: "eq", Value: "utrecht"}},
 		CandidateGroups: []string{"caseworker", "manager"}, IncludeAssignedTasks: true, SortBy: "created", SortOrder: "desc"})
 	if err != nil {
@@ -139,6 +173,13 @@ func TestClientProcesses(t *testing.T) {
 	if err != nil || form.ContentType != "application/json" || string(form.Data) != `{"components":[]}` {
 		t.Errorf("form: %+v %v", form, err)
 	}
+}
+
+// clientInstanceCalls starts an instance, reads its variables and the
+// history, deletes and suspends instances.
+func clientInstanceCalls(t *testing.T, c *Client) {
+	t.Helper()
+	ctx := context.Background()
 	pi, err := c.StartProcess(ctx, engine.StartProcess{Key: "aanvraag", TenantID: "utrecht", BusinessKey: "bk",
 		Variables: engine.Variables{"a": engine.Integer(1)}, WithVariablesInReturn: true})
 	if err != nil || pi.ID != "pi1" || pi.TenantID != "utrecht" || !pi.Variables["a"].Equal(engine.Integer(1)) {
@@ -163,6 +204,14 @@ func TestClientProcesses(t *testing.T) {
 	if err := c.SuspendProcessInstance(ctx, "pi1"); err != nil {
 		t.Error(err)
 	}
+}
+
+// clientWorkerAndDeploymentCalls fetches and locks external tasks, extends
+// a lock, reads historic variables, deletes a deployment and reads a
+// resource's data.
+func clientWorkerAndDeploymentCalls(t *testing.T, c *Client) {
+	t.Helper()
+	ctx := context.Background()
 	if _, err := c.FetchAndLock(ctx, engine.FetchAndLock{WorkerID: "w", MaxTasks: 1, AsyncResponseTimeout: 2 * time.Second,
 		Topics: []engine.FetchTopic{{TopicName: "docs", LockDuration: time.Minute}}}); err != nil {
 		t.Error(err)
@@ -180,29 +229,4 @@ func TestClientProcesses(t *testing.T) {
 		t.Errorf("resource data: %q %v", data, err)
 	}
 
-	want := []string{
-		`POST /engine-rest/task {"candidateGroups":["caseworker","manager"],"includeAssignedTasks":true,"processVariables":[{"name":"municipality","operator":"eq","value":"utrecht"}],"sorting":[{"sortBy":"created","sortOrder":"desc"}]}`,
-		"GET /engine-rest/task?candidateGroups=caseworker%2Cmanager&includeAssignedTasks=true&sortBy=created&sortOrder=desc",
-		`POST /engine-rest/task?maxResults=10 {"processVariables":[{"name":"n","operator":"gt","value":5}]}`,
-		"GET /engine-rest/task/t1",
-		"GET /engine-rest/task/t1/identity-links?type=candidate",
-		`POST /engine-rest/task/t1/claim {"userId":"ann"}`,
-		`POST /engine-rest/task/t2/claim {"userId":"ann"}`,
-		`POST /engine-rest/task/t1/complete {"variables":{"ok":{"type":"Boolean","value":true}}}`,
-		"GET /engine-rest/task/t1/deployed-form",
-		`POST /engine-rest/process-definition/key/aanvraag/tenant-id/utrecht/start {"businessKey":"bk","variables":{"a":{"type":"Integer","value":1,"valueInfo":{}}},"withVariablesInReturn":true}`,
-		"GET /engine-rest/process-instance/pi1/variables?deserializeValues=true",
-		`POST /engine-rest/history/process-instance {"sorting":[{"sortBy":"startTime","sortOrder":"desc"}],"variables":[{"name":"applicantId","operator":"eq","value":"123"}]}`,
-		"DELETE /engine-rest/process-instance/pi1?skipCustomListeners=false&skipIoMappings=false",
-		"DELETE /engine-rest/process-instance/gone?skipCustomListeners=false&skipIoMappings=false",
-		`PUT /engine-rest/process-instance/pi1/suspended {"suspended":true}`,
-		`POST /engine-rest/external-task/fetchAndLock {"workerId":"w","maxTasks":1,"usePriority":false,"asyncResponseTimeout":2000,"topics":[{"topicName":"docs","lockDuration":60000,"variables":null,"localVariables":false,"businessKey":null,"processDefinitionKey":null,"tenantIdIn":null,"withoutTenantId":false,"deserializeValues":false}]}`,
-		`POST /engine-rest/external-task/x1/extendLock {"newDuration":90000,"workerId":"w"}`,
-		"GET /engine-rest/history/variable-instance?deserializeValues=true&processInstanceId=pi1",
-		"DELETE /engine-rest/deployment/d1?cascade=true",
-		"GET /engine-rest/deployment/d1/resources/r1/data",
-	}
-	if !reflect.DeepEqual(f.got, want) {
-		t.Errorf("requests:\n%s\nwant\n%s", strings.Join(f.got, "\n"), strings.Join(want, "\n"))
-	}
 }

@@ -133,6 +133,19 @@ func TestVersionAndEngine(t *testing.T) {
 func TestDeployAndQuery(t *testing.T) {
 	s := newServer(t, Options{})
 	dep := s.deployLocalPass()
+	checkLocalPassDeployment(t, dep)
+
+	// a second version of the same files
+	s.deployLocalPass()
+	byKey := checkDecisionDefinitionQueries(t, s)
+	checkDecisionDefinitionXML(t, s, byKey)
+	checkDeploymentQueries(t, s, dep)
+}
+
+// checkLocalPassDeployment checks the response of deploying the local-pass
+// models: the deployment and its decision definitions.
+func checkLocalPassDeployment(t *testing.T, dep map[string]any) {
+	t.Helper()
 	if dep["name"] != "localpass" || dep["deploymentTime"] != "2025-12-24T10:30:00.000+0000" || dep["tenantId"] != nil ||
 		dep["deployedProcessDefinitions"] != nil || dep["source"] != nil {
 		t.Errorf("deployment: %v", dep)
@@ -161,6 +174,13 @@ func TestDeployAndQuery(t *testing.T) {
 	if id := short["id"].(string); !strings.HasPrefix(id, "SVB_AOWLeeftijd:1:") || len(id) != len("SVB_AOWLeeftijd:1:")+36 {
 		t.Errorf("id of SVB_AOWLeeftijd: %q", id)
 	}
+	checkTopDecisionDefinition(t, top, dep)
+}
+
+// checkTopDecisionDefinition checks SZW_BijstandsnormInformatie's
+// definition in the deployment response: its values and exactly its fields.
+func checkTopDecisionDefinition(t *testing.T, top, dep map[string]any) {
+	t.Helper()
 	if top == nil || len(top["id"].(string)) != 36 || strings.Contains(top["id"].(string), ":") || top["version"] != json.Number("1") ||
 		top["resource"] != "SZW_BijstandsnormInformatie.dmn" || top["deploymentId"] != dep["id"] || top["name"] != "SZW Bijstandsnorminformatie" ||
 		top["category"] != "http://camunda.org/schema/1.0/dmn" || top["decisionRequirementsDefinitionKey"] != "SZW_BijstandsnormInformatie_definitions" ||
@@ -177,9 +197,13 @@ func TestDeployAndQuery(t *testing.T) {
 			t.Errorf("definition lacks %q", f)
 		}
 	}
+}
 
-	// a second version of the same files
-	s.deployLocalPass()
+// checkDecisionDefinitionQueries checks the decision definition list,
+// count and by-key queries after the second deployment; it returns the
+// definition read by key.
+func checkDecisionDefinitionQueries(t *testing.T, s *server) map[string]any {
+	t.Helper()
 	status, v := s.do("GET", "/engine-rest/decision-definition?key=SZW_BijstandsnormInformatie&sortBy=version&sortOrder=desc", "", nil)
 	list := v.([]any)
 	if status != 200 || len(list) != 2 || list[0].(map[string]any)["version"] != json.Number("2") {
@@ -204,18 +228,31 @@ func TestDeployAndQuery(t *testing.T) {
 	if status != 200 || v.(map[string]any)["key"] != "SZW_BijstandsnormInformatie" {
 		t.Errorf("by id: %d %v", status, v)
 	}
+	return byKey
+}
+
+// checkDecisionDefinitionXML checks the XML of the definition byKey, read
+// by key and by id, is the deployed file.
+func checkDecisionDefinitionXML(t *testing.T, s *server, byKey map[string]any) {
+	t.Helper()
 	want, _ := examples.FS.ReadFile("models/localpass/SZW_BijstandsnormInformatie.dmn")
 	for _, p := range []string{"/engine-rest/decision-definition/key/SZW_BijstandsnormInformatie/xml", "/engine-rest/decision-definition/" + byKey["id"].(string) + "/xml"} {
-		status, v = s.do("GET", p, "", nil)
+		status, v := s.do("GET", p, "", nil)
 		m, _ := v.(map[string]any)
 		if status != 200 || m["dmnXml"] != string(want) || m["id"] != byKey["id"] {
 			t.Errorf("%s: %d, id %v, %d bytes of XML", p, status, m["id"], len(fmt.Sprint(m["dmnXml"])))
 		}
 	}
+}
+
+// checkDeploymentQueries checks the deployment count, by id (without the
+// deployed definitions) and list after the two deployments.
+func checkDeploymentQueries(t *testing.T, s *server, dep map[string]any) {
+	t.Helper()
 	if status, v := s.do("GET", "/engine-rest/deployment/count", "", nil); status != 200 || jsonString(t, v) != `{"count":2}` {
 		t.Errorf("deployment count: %d %v", status, v)
 	}
-	status, v = s.do("GET", "/engine-rest/deployment/"+dep["id"].(string), "", nil)
+	status, v := s.do("GET", "/engine-rest/deployment/"+dep["id"].(string), "", nil)
 	if m := v.(map[string]any); status != 200 || m["id"] != dep["id"] || m["name"] != "localpass" {
 		t.Errorf("deployment by id: %d %v", status, v)
 	} else if _, has := m["deployedDecisionDefinitions"]; has {

@@ -21,6 +21,30 @@ func TestProcessesThroughRouter(t *testing.T) {
 	defer srv.Close()
 	s := &server{t: t, srv: srv}
 
+	depID := routerDeploy(t, s)
+	routerResources(t, s, depID)
+	pid := routerStart(t, s, srv)
+	tid := routerTaskList(t, s, pid)
+	routerClaim(t, s, srv, tid, depID)
+	if status, _, _ := call(t, srv, "POST", "/engine-rest/task/"+tid+"/complete", "application/json", `{"variables":{"ok":{"value":true,"type":"Boolean"}}}`); status != 204 {
+		t.Errorf("complete: %d", status)
+	}
+	if status, _ := s.do("GET", "/engine-rest/task/"+tid, "", nil); status != 404 {
+		t.Errorf("completed task: %d", status)
+	}
+	routerHistory(t, s, pid)
+	if status, _, _ := call(t, srv, "DELETE", "/engine-rest/deployment/"+depID+"?cascade=true", "", ""); status != 204 {
+		t.Errorf("delete: %d", status)
+	}
+	if status, _ := s.do("GET", "/engine-rest/process-definition/key/aanvraag", "", nil); status != 404 {
+		t.Errorf("definition after delete: %d", status)
+	}
+}
+
+// routerDeploy deploys the task list process with a form and checks the
+// deployed process definition; it returns the deployment's id.
+func routerDeploy(t *testing.T, s *server) string {
+	t.Helper()
 	body, ct := multipartBody(t, part{"deployment-name", "", "aanvraag"},
 		part{"data", "processes/aanvraag.bpmn", taskListProcess}, part{"data1", "forms/review.form", `{"components":[]}`})
 	status, v := s.do("POST", "/engine-rest/deployment/create", ct, body)
@@ -41,8 +65,13 @@ func TestProcessesThroughRouter(t *testing.T) {
 			t.Errorf("deployed definition: %v", d)
 		}
 	}
+	return depID
+}
 
-	status, v = s.do("GET", "/engine-rest/deployment/"+depID+"/resources", "", nil)
+// routerResources checks the deployment's resources and the process XML.
+func routerResources(t *testing.T, s *server, depID string) {
+	t.Helper()
+	status, v := s.do("GET", "/engine-rest/deployment/"+depID+"/resources", "", nil)
 	var names []string
 	for _, r := range v.([]any) {
 		names = append(names, r.(map[string]any)["name"].(string))
@@ -54,8 +83,13 @@ func TestProcessesThroughRouter(t *testing.T) {
 	if status != 200 || v.(map[string]any)["bpmn20Xml"] != taskListProcess {
 		t.Errorf("xml: %d %v", status, v)
 	}
+}
 
-	status, v = s.do("POST", "/engine-rest/process-definition/key/aanvraag/start", "application/json",
+// routerStart starts the process by key and checks the instance and its
+// link; it returns the instance's id.
+func routerStart(t *testing.T, s *server, srv *httptest.Server) string {
+	t.Helper()
+	status, v := s.do("POST", "/engine-rest/process-definition/key/aanvraag/start", "application/json",
 		strings.NewReader(`{"businessKey":"bk-1","variables":{"municipality":{"value":"utrecht","type":"String"}}}`))
 	if status != 200 {
 		t.Fatalf("start: %d %v", status, v)
@@ -67,8 +101,14 @@ func TestProcessesThroughRouter(t *testing.T) {
 		links[0].(map[string]any)["href"] != srv.URL+"/engine-rest/process-instance/"+pid {
 		t.Errorf("started: %v", pi)
 	}
+	return pid
+}
 
-	status, v = s.do("GET", "/engine-rest/task?processVariables=municipality_eq_utrecht&candidateGroups=caseworker", "", nil)
+// routerTaskList checks the task list filtered by municipality and
+// candidate group, and the task's identity links; it returns the task's id.
+func routerTaskList(t *testing.T, s *server, pid string) string {
+	t.Helper()
+	status, v := s.do("GET", "/engine-rest/task?processVariables=municipality_eq_utrecht&candidateGroups=caseworker", "", nil)
 	tasks := v.([]any)
 	if status != 200 || len(tasks) != 1 {
 		t.Fatalf("tasks: %d %v", status, v)
@@ -88,6 +128,14 @@ func TestProcessesThroughRouter(t *testing.T) {
 		jsonString(t, v) != `[{"groupId":"caseworker","type":"candidate","userId":null}]` {
 		t.Errorf("identity links: %d %s", status, jsonString(t, v))
 	}
+	return tid
+}
+
+// routerClaim claims the task for ann, checks bob cannot claim it too and
+// that the deployment with a running instance is not deleted without
+// cascade.
+func routerClaim(t *testing.T, s *server, srv *httptest.Server, tid, depID string) {
+	t.Helper()
 	if status, _, _ := call(t, srv, "POST", "/engine-rest/task/"+tid+"/claim", "application/json", `{"userId":"ann"}`); status != 204 {
 		t.Errorf("claim: %d", status)
 	}
@@ -98,13 +146,13 @@ func TestProcessesThroughRouter(t *testing.T) {
 	if status, v := s.do("DELETE", "/engine-rest/deployment/"+depID, "", nil); status < 400 {
 		t.Errorf("delete with a running instance, no cascade: %d %v", status, v)
 	}
-	if status, _, _ := call(t, srv, "POST", "/engine-rest/task/"+tid+"/complete", "application/json", `{"variables":{"ok":{"value":true,"type":"Boolean"}}}`); status != 204 {
-		t.Errorf("complete: %d", status)
-	}
-	if status, _ := s.do("GET", "/engine-rest/task/"+tid, "", nil); status != 404 {
-		t.Errorf("completed task: %d", status)
-	}
-	status, v = s.do("GET", "/engine-rest/history/process-instance/"+pid, "", nil)
+}
+
+// routerHistory checks the completed instance's history: the instance,
+// its task and its variables.
+func routerHistory(t *testing.T, s *server, pid string) {
+	t.Helper()
+	status, v := s.do("GET", "/engine-rest/history/process-instance/"+pid, "", nil)
 	if h := v.(map[string]any); status != 200 || h["state"] != "COMPLETED" || h["endTime"] != "2025-12-24T10:30:00.000+0000" || h["businessKey"] != "bk-1" {
 		t.Errorf("history: %d %v", status, v)
 	}
@@ -120,12 +168,6 @@ func TestProcessesThroughRouter(t *testing.T) {
 	}
 	if status != 200 || !reflect.DeepEqual(vars, []string{`municipality="utrecht":String`, `ok=true:Boolean`}) {
 		t.Errorf("historic variables: %d %v", status, vars)
-	}
-	if status, _, _ := call(t, srv, "DELETE", "/engine-rest/deployment/"+depID+"?cascade=true", "", ""); status != 204 {
-		t.Errorf("delete: %d", status)
-	}
-	if status, _ := s.do("GET", "/engine-rest/process-definition/key/aanvraag", "", nil); status != 404 {
-		t.Errorf("definition after delete: %d", status)
 	}
 }
 

@@ -229,6 +229,18 @@ var municipality = func(m string) []engine.VariableFilter {
 // --- the example bundles
 
 func testOnboarding(t *testing.T, e engine.ProcessEngine) {
+	pd := onboardingDeploy(t, e)
+	pi := onboardingStart(t, e, pd)
+	first := onboardingTaskList(t, e)
+	onboardingComplete(t, e, pi, first)
+	onboardingHistory(t, e, pi)
+	onboardingHistoricDecision(t, e, pi)
+}
+
+// onboardingDeploy deploys the onboarding bundle and checks its process
+// definition and start form.
+func onboardingDeploy(t *testing.T, e engine.ProcessEngine) engine.ProcessDefinition {
+	t.Helper()
 	dep := deployBundle(t, e, "onboarding", "")
 	if len(dep.DeployedProcessDefinitions) != 1 {
 		t.Fatalf("deployed process definitions = %+v, want 1", dep.DeployedProcessDefinitions)
@@ -242,6 +254,13 @@ func testOnboarding(t *testing.T, e engine.ProcessEngine) {
 	if err != nil || formID(t, sf) != "hr-onboarding-start" {
 		t.Errorf("start form: %v %v, want hr-onboarding-start (binding deployment)", sf.ContentType, err)
 	}
+	return pd
+}
+
+// onboardingStart starts an onboarding and checks the variables the
+// business rule task set.
+func onboardingStart(t *testing.T, e engine.ProcessEngine, pd engine.ProcessDefinition) engine.ProcessInstance {
+	t.Helper()
 	pi := start(t, e, engine.StartProcess{Key: "HrOnboardingProcess", BusinessKey: "HR-1",
 		Variables: engine.Variables{"role": engine.String("behandelaar"), "municipality": engine.String("utrecht")}})
 	if pi.BusinessKey != "HR-1" || pi.DefinitionID != pd.ID || pi.Ended {
@@ -251,8 +270,14 @@ func testOnboarding(t *testing.T, e engine.ProcessEngine) {
 	checkVar(t, vs, "laptopType", engine.String("standaard"))
 	checkVar(t, vs, "accessLevel", engine.String("zaaksysteem"))
 	checkVar(t, vs, "itMiddelen", jsonVar(t, `{"laptopType":"standaard","accessLevel":"zaaksysteem"}`))
+	return pi
+}
 
-	// the task list of the business API: municipality and candidate group
+// onboardingTaskList checks the task list of the business API
+// (municipality and candidate group) and the review task's form; it
+// returns the review task.
+func onboardingTaskList(t *testing.T, e engine.ProcessEngine) engine.Task {
+	t.Helper()
 	q := engine.TaskQuery{ProcessVariables: municipality("utrecht"), CandidateGroups: []string{"hr-medewerker"}, IncludeAssignedTasks: true}
 	ts, err := e.Tasks(ctx, q)
 	if err != nil || len(ts) != 1 || ts[0].TaskDefinitionKey != "Activity_RolBeoordelen" || ts[0].Name != "Rol en toegang beoordelen" {
@@ -273,14 +298,26 @@ func testOnboarding(t *testing.T, e engine.ProcessEngine) {
 	if err != nil || formID(t, f) != "hr-role-review" || f.ContentType != "application/json" {
 		t.Errorf("task form: %v", err)
 	}
-	// not approved: the default flow loops back to the review
-	complete(t, e, ts[0].ID, engine.Variables{"roleApproved": engine.Boolean(false)})
+	return ts[0]
+}
+
+// onboardingComplete rejects the role once (the default flow loops back to
+// the review), approves it, informs, and checks the instance completed.
+func onboardingComplete(t *testing.T, e engine.ProcessEngine, pi engine.ProcessInstance, first engine.Task) {
+	t.Helper()
+	complete(t, e, first.ID, engine.Variables{"roleApproved": engine.Boolean(false)})
 	review := onlyTask(t, e, pi.ID, "Activity_RolBeoordelen")
 	complete(t, e, review.ID, engine.Variables{"roleApproved": engine.Boolean(true)})
 	inform := onlyTask(t, e, pi.ID, "Activity_Informeren")
 	complete(t, e, inform.ID, nil)
 	checkEnded(t, e, pi.ID)
 	checkState(t, e, pi.ID, engine.StateCompleted)
+}
+
+// onboardingHistory checks the completed instance's history: the
+// instance, its activities and its finished tasks.
+func onboardingHistory(t *testing.T, e engine.ProcessEngine, pi engine.ProcessInstance) {
+	t.Helper()
 	h := history(t, e, pi.ID)
 	if h.BusinessKey != "HR-1" || h.StartActivityID != "StartEvent_Onboarding" || h.ProcessDefinitionKey != "HrOnboardingProcess" ||
 		h.ProcessDefinitionVersion != 1 || h.SuperProcessInstanceID != "" || h.RootProcessInstanceID != pi.ID {
@@ -299,6 +336,12 @@ func testOnboarding(t *testing.T, e engine.ProcessEngine) {
 			t.Errorf("historic task %s: deleteReason %q end %v", ht.TaskDefinitionKey, ht.DeleteReason, ht.EndTime)
 		}
 	}
+}
+
+// onboardingHistoricDecision checks the history of the IT access decision
+// and of the variable roleApproved.
+func onboardingHistoricDecision(t *testing.T, e engine.ProcessEngine, pi engine.ProcessInstance) {
+	t.Helper()
 	ds, err := e.HistoricDecisions(ctx, engine.HistoricDecisionQuery{ProcessInstanceID: pi.ID, IncludeInputs: true, IncludeOutputs: true})
 	if err != nil || len(ds) != 1 {
 		t.Fatalf("historic decisions = %+v, %v", ds, err)
@@ -1153,27 +1196,43 @@ func testIncidents(t *testing.T, e engine.ProcessEngine) {
 	deployXML(t, e, "utrecht", "inc.bpmn", bpmnDoc("", proc("Inc", `<bpmn:startEvent id="s"/><bpmn:serviceTask id="mail" camunda:type="external" camunda:topic="mail"/><bpmn:endEvent id="end"/>`+chain("s", "mail", "end"))))
 	pi := start(t, e, engine.StartProcess{Key: "Inc", TenantID: "utrecht"})
 	other := start(t, e, engine.StartProcess{Key: "Inc", TenantID: "utrecht"})
-	fetch := func() []engine.LockedExternalTask {
-		t.Helper()
-		got, err := e.FetchAndLock(ctx, engine.FetchAndLock{WorkerID: "w", MaxTasks: 5, Topics: []engine.FetchTopic{{TopicName: "mail", LockDuration: time.Minute}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return got
+	task := incidentsFailTwice(t, e, pi)
+	in := incidentsCheckOpened(t, e, pi, other, task)
+	incidentsResolveByRetries(t, e, task, in)
+	incidentsResolveByCompleting(t, e, task)
+	checkState(t, e, pi.ID, engine.StateCompleted)
+}
+
+// fetchMail fetches and locks up to 5 tasks of testIncidents' topic "mail".
+func fetchMail(t *testing.T, e engine.ProcessEngine) []engine.LockedExternalTask {
+	t.Helper()
+	got, err := e.FetchAndLock(ctx, engine.FetchAndLock{WorkerID: "w", MaxTasks: 5, Topics: []engine.FetchTopic{{TopicName: "mail", LockDuration: time.Minute}}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	incidents := func(q engine.IncidentQuery) []engine.Incident {
-		t.Helper()
-		is, err := e.Incidents(ctx, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, err := e.IncidentCount(ctx, q)
-		if err != nil || n != len(is) {
-			t.Errorf("IncidentCount(%+v) = %d, %v; the list has %d", q, n, err, len(is))
-		}
-		return is
+	return got
+}
+
+// incidentsOf lists the incidents q matches and checks IncidentCount
+// agrees with the list.
+func incidentsOf(t *testing.T, e engine.ProcessEngine, q engine.IncidentQuery) []engine.Incident {
+	t.Helper()
+	is, err := e.Incidents(ctx, q)
+	if err != nil {
+		t.Fatal(err)
 	}
-	x := fetch()
+	n, err := e.IncidentCount(ctx, q)
+	if err != nil || n != len(is) {
+		t.Errorf("IncidentCount(%+v) = %d, %v; the list has %d", q, n, err, len(is))
+	}
+	return is
+}
+
+// incidentsFailTwice fails pi's external task once with a retry left (no
+// incident, fetched again) and once with none; it returns the task's id.
+func incidentsFailTwice(t *testing.T, e engine.ProcessEngine, pi engine.ProcessInstance) string {
+	t.Helper()
+	x := fetchMail(t, e)
 	if len(x) != 2 {
 		t.Fatalf("fetched %d tasks, want 2", len(x))
 	}
@@ -1186,16 +1245,24 @@ func testIncidents(t *testing.T, e engine.ProcessEngine) {
 	if err := e.ExternalTaskFailure(ctx, task, engine.ExternalTaskFailure{WorkerID: "w", ErrorMessage: "smtp down", Retries: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if is := incidents(engine.IncidentQuery{}); len(is) != 0 {
+	if is := incidentsOf(t, e, engine.IncidentQuery{}); len(is) != 0 {
 		t.Fatalf("incidents with a retry left: %+v", is)
 	}
-	if x = fetch(); len(x) != 1 || x[0].ID != task {
+	if x = fetchMail(t, e); len(x) != 1 || x[0].ID != task {
 		t.Fatalf("fetched %+v, want the failed task again", x)
 	}
 	if err := e.ExternalTaskFailure(ctx, task, engine.ExternalTaskFailure{WorkerID: "w", ErrorMessage: "smtp still down", Retries: 0}); err != nil {
 		t.Fatal(err)
 	}
-	is := incidents(engine.IncidentQuery{ProcessInstanceID: pi.ID, IncidentType: "failedExternalTask", TenantIDIn: []string{"utrecht"}})
+	return task
+}
+
+// incidentsCheckOpened checks the incident the second failure opened, the
+// queries that do not match it, that the task is not fetched and that
+// retries are checked; it returns the incident.
+func incidentsCheckOpened(t *testing.T, e engine.ProcessEngine, pi, other engine.ProcessInstance, task string) engine.Incident {
+	t.Helper()
+	is := incidentsOf(t, e, engine.IncidentQuery{ProcessInstanceID: pi.ID, IncidentType: "failedExternalTask", TenantIDIn: []string{"utrecht"}})
 	if len(is) != 1 {
 		t.Fatalf("incidents of %s: %+v, want one", pi.ID, is)
 	}
@@ -1207,11 +1274,11 @@ func testIncidents(t *testing.T, e engine.ProcessEngine) {
 		t.Errorf("incident = %+v", in)
 	}
 	for _, q := range []engine.IncidentQuery{{ProcessInstanceID: other.ID}, {TenantIDIn: []string{"amsterdam"}}, {ActivityID: "other"}, {IncidentType: "failedJob"}} {
-		if is := incidents(q); len(is) != 0 {
+		if is := incidentsOf(t, e, q); len(is) != 0 {
 			t.Errorf("Incidents(%+v) = %+v, want none", q, is)
 		}
 	}
-	if got := fetch(); len(got) != 0 {
+	if got := fetchMail(t, e); len(got) != 0 {
 		t.Errorf("fetched a task with an incident: %+v", got)
 	}
 	err := e.SetExternalTaskRetries(ctx, task, -1)
@@ -1220,51 +1287,60 @@ func testIncidents(t *testing.T, e engine.ProcessEngine) {
 	if !errors.Is(err, engine.ErrNotFound) {
 		t.Errorf("retries of an unknown task: %v, want not found", err)
 	}
-	// retries again: resolved, fetched again
+	return in
+}
+
+// incidentsResolveByRetries sets retries again (resolved, fetched again),
+// fails the task into a new incident and checks retries 0 keeps it.
+func incidentsResolveByRetries(t *testing.T, e engine.ProcessEngine, task string, in engine.Incident) {
+	t.Helper()
 	if err := e.SetExternalTaskRetries(ctx, task, 2); err != nil {
 		t.Fatal(err)
 	}
-	if is := incidents(engine.IncidentQuery{}); len(is) != 0 {
+	if is := incidentsOf(t, e, engine.IncidentQuery{}); len(is) != 0 {
 		t.Fatalf("incidents after setting retries: %+v", is)
 	}
-	if x = fetch(); len(x) != 1 || x[0].ID != task || x[0].Retries == nil || *x[0].Retries != 2 {
+	if x := fetchMail(t, e); len(x) != 1 || x[0].ID != task || x[0].Retries == nil || *x[0].Retries != 2 {
 		t.Fatalf("fetched %+v, want the task with 2 retries", x)
 	}
 	// a new incident, resolved by completing the task
 	if err := e.ExternalTaskFailure(ctx, task, engine.ExternalTaskFailure{WorkerID: "w", ErrorMessage: "again", Retries: 0}); err != nil {
 		t.Fatal(err)
 	}
-	is = incidents(engine.IncidentQuery{})
+	is := incidentsOf(t, e, engine.IncidentQuery{})
 	if len(is) != 1 || is[0].ID == in.ID || is[0].Message != "again" {
 		t.Fatalf("incidents after the second failure: %+v, want one new incident", is)
 	}
 	if err := e.SetExternalTaskRetries(ctx, task, 0); err != nil {
 		t.Fatal(err)
 	}
-	if again := incidents(engine.IncidentQuery{}); len(again) != 1 || again[0].ID != is[0].ID {
+	if again := incidentsOf(t, e, engine.IncidentQuery{}); len(again) != 1 || again[0].ID != is[0].ID {
 		t.Errorf("retries 0 on a task with an incident: %+v, want the same incident", again)
 	}
-	// an incident opened while a worker holds the lock: completing the
-	// task resolves it
+}
+
+// incidentsResolveByCompleting opens an incident while a worker holds the
+// lock: completing the task resolves it.
+func incidentsResolveByCompleting(t *testing.T, e engine.ProcessEngine, task string) {
+	t.Helper()
 	if err := e.SetExternalTaskRetries(ctx, task, 1); err != nil {
 		t.Fatal(err)
 	}
-	if x = fetch(); len(x) != 1 || x[0].ID != task {
+	if x := fetchMail(t, e); len(x) != 1 || x[0].ID != task {
 		t.Fatalf("fetched %+v, want the task", x)
 	}
 	if err := e.SetExternalTaskRetries(ctx, task, 0); err != nil {
 		t.Fatal(err)
 	}
-	if is := incidents(engine.IncidentQuery{}); len(is) != 1 {
+	if is := incidentsOf(t, e, engine.IncidentQuery{}); len(is) != 1 {
 		t.Fatalf("incidents after retries 0 on a locked task: %+v, want one", is)
 	}
 	if err := e.CompleteExternalTask(ctx, task, engine.CompleteExternalTask{WorkerID: "w"}); err != nil {
 		t.Fatal(err)
 	}
-	if is := incidents(engine.IncidentQuery{}); len(is) != 0 {
+	if is := incidentsOf(t, e, engine.IncidentQuery{}); len(is) != 0 {
 		t.Errorf("incidents after completing: %+v", is)
 	}
-	checkState(t, e, pi.ID, engine.StateCompleted)
 }
 
 // testRecursiveIncidents: as in Operaton, an incident in a called
@@ -1272,11 +1348,29 @@ func testIncidents(t *testing.T, e engine.ProcessEngine) {
 // the one below and rooted in the external task's; the copies carry no
 // configuration and keep their ids; resolving the root resolves them all.
 func testRecursiveIncidents(t *testing.T, e engine.ProcessEngine) {
-	leaf := bpmnDoc("", proc("LeafX", `<bpmn:startEvent id="ls"/><bpmn:serviceTask id="mail" camunda:type="external" camunda:topic="mailx"/><bpmn:endEvent id="le"/>`+chain("ls", "mail", "le")))
-	mid := bpmnDoc("", proc("MidX", `<bpmn:startEvent id="ms"/><bpmn:callActivity id="callLeaf" calledElement="LeafX"/><bpmn:endEvent id="me"/>`+chain("ms", "callLeaf", "me")))
-	top := bpmnDoc("", proc("TopX", `<bpmn:startEvent id="ts"/><bpmn:callActivity id="callMid" calledElement="MidX"/><bpmn:endEvent id="te"/>`+chain("ts", "callMid", "te")))
-	deployXML(t, e, "", "leaf.bpmn", leaf, "mid.bpmn", mid, "top.bpmn", top)
-	pt := start(t, e, engine.StartProcess{Key: "TopX"})
+	pt, mid, leaf, task := recursiveIncidentSetup(t, e)
+	m := incidentsByInstance(t, e)
+	root, inMid, inTop := m[leaf.ID], m[mid.ID], m[pt.ID]
+	if len(m) != 3 || root.ID == "" || inMid.ID == "" || inTop.ID == "" {
+		t.Fatalf("incidents by instance = %+v, want one in each of the three", m)
+	}
+	recursiveIncidentCopies(t, root, inMid, inTop, mid, task)
+	if again := incidentsByInstance(t, e); again[pt.ID].ID != inTop.ID || again[mid.ID].ID != inMid.ID {
+		t.Errorf("the copies' ids changed between reads: %+v then %+v", m, again)
+	}
+	recursiveIncidentQueries(t, e, pt, inTop, task)
+}
+
+// recursiveIncidentSetup deploys TopX calling MidX calling LeafX, starts
+// TopX and fails LeafX's external task with no retries left. It returns
+// the three instances and the task's id.
+func recursiveIncidentSetup(t *testing.T, e engine.ProcessEngine) (pt, mid, leaf engine.ProcessInstance, task string) {
+	t.Helper()
+	leafXML := bpmnDoc("", proc("LeafX", `<bpmn:startEvent id="ls"/><bpmn:serviceTask id="mail" camunda:type="external" camunda:topic="mailx"/><bpmn:endEvent id="le"/>`+chain("ls", "mail", "le")))
+	midXML := bpmnDoc("", proc("MidX", `<bpmn:startEvent id="ms"/><bpmn:callActivity id="callLeaf" calledElement="LeafX"/><bpmn:endEvent id="me"/>`+chain("ms", "callLeaf", "me")))
+	topXML := bpmnDoc("", proc("TopX", `<bpmn:startEvent id="ts"/><bpmn:callActivity id="callMid" calledElement="MidX"/><bpmn:endEvent id="te"/>`+chain("ts", "callMid", "te")))
+	deployXML(t, e, "", "leaf.bpmn", leafXML, "mid.bpmn", midXML, "top.bpmn", topXML)
+	pt = start(t, e, engine.StartProcess{Key: "TopX"})
 	mids, _ := e.ProcessInstances(ctx, engine.ProcessInstanceQuery{SuperProcessInstance: pt.ID})
 	if len(mids) != 1 {
 		t.Fatalf("instances called by TopX = %d, want 1", len(mids))
@@ -1292,40 +1386,49 @@ func testRecursiveIncidents(t *testing.T, e engine.ProcessEngine) {
 	if err := e.ExternalTaskFailure(ctx, x[0].ID, engine.ExternalTaskFailure{WorkerID: "w", ErrorMessage: "down", Retries: 0}); err != nil {
 		t.Fatal(err)
 	}
-	byInstance := func() map[string]engine.Incident {
-		t.Helper()
-		is, err := e.Incidents(ctx, engine.IncidentQuery{SortBy: "processInstanceId", SortOrder: "asc"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := map[string]engine.Incident{}
-		for _, in := range is {
-			m[in.ProcessInstanceID] = in
-		}
-		if len(m) != len(is) {
-			t.Errorf("incidents %+v: more than one per instance", is)
-		}
-		return m
+	return pt, mids[0], leaves[0], x[0].ID
+}
+
+// incidentsByInstance reads all incidents by process instance, checking
+// there is at most one per instance.
+func incidentsByInstance(t *testing.T, e engine.ProcessEngine) map[string]engine.Incident {
+	t.Helper()
+	is, err := e.Incidents(ctx, engine.IncidentQuery{SortBy: "processInstanceId", SortOrder: "asc"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	m := byInstance()
-	root, inMid, inTop := m[leaves[0].ID], m[mids[0].ID], m[pt.ID]
-	if len(m) != 3 || root.ID == "" || inMid.ID == "" || inTop.ID == "" {
-		t.Fatalf("incidents by instance = %+v, want one in each of the three", m)
+	m := map[string]engine.Incident{}
+	for _, in := range is {
+		m[in.ProcessInstanceID] = in
 	}
-	if root.Configuration != x[0].ID || root.CauseIncidentID != root.ID || root.RootCauseIncidentID != root.ID || root.ActivityID != "mail" || root.Message != "down" {
+	if len(m) != len(is) {
+		t.Errorf("incidents %+v: more than one per instance", is)
+	}
+	return m
+}
+
+// recursiveIncidentCopies checks the root incident and its copies in MidX
+// and TopX: at the call activity, caused by the one below, rooted in the
+// root, without configuration.
+func recursiveIncidentCopies(t *testing.T, root, inMid, inTop engine.Incident, mid engine.ProcessInstance, task string) {
+	t.Helper()
+	if root.Configuration != task || root.CauseIncidentID != root.ID || root.RootCauseIncidentID != root.ID || root.ActivityID != "mail" || root.Message != "down" {
 		t.Errorf("root incident = %+v", root)
 	}
 	if inMid.ActivityID != "callLeaf" || inMid.FailedActivityID != "callLeaf" || inMid.CauseIncidentID != root.ID ||
 		inMid.RootCauseIncidentID != root.ID || inMid.Configuration != "" || inMid.Message != "" ||
-		inMid.Type != "failedExternalTask" || inMid.ProcessDefinitionID != mids[0].DefinitionID || inMid.ExecutionID == "" {
+		inMid.Type != "failedExternalTask" || inMid.ProcessDefinitionID != mid.DefinitionID || inMid.ExecutionID == "" {
 		t.Errorf("MidX's incident = %+v", inMid)
 	}
 	if inTop.ActivityID != "callMid" || inTop.CauseIncidentID != inMid.ID || inTop.RootCauseIncidentID != root.ID || inTop.Configuration != "" {
 		t.Errorf("TopX's incident = %+v", inTop)
 	}
-	if again := byInstance(); again[pt.ID].ID != inTop.ID || again[mids[0].ID].ID != inMid.ID {
-		t.Errorf("the copies' ids changed between reads: %+v then %+v", m, again)
-	}
+}
+
+// recursiveIncidentQueries queries the copies by instance and activity,
+// then resolves the root by setting retries: no incident stays.
+func recursiveIncidentQueries(t *testing.T, e engine.ProcessEngine, pt engine.ProcessInstance, inTop engine.Incident, task string) {
+	t.Helper()
 	only, err := e.Incidents(ctx, engine.IncidentQuery{ProcessInstanceID: pt.ID})
 	if err != nil || len(only) != 1 || only[0].ID != inTop.ID {
 		t.Errorf("TopX's incidents = %+v, %v", only, err)
@@ -1333,7 +1436,7 @@ func testRecursiveIncidents(t *testing.T, e engine.ProcessEngine) {
 	if n, err := e.IncidentCount(ctx, engine.IncidentQuery{ActivityID: "callLeaf"}); err != nil || n != 1 {
 		t.Errorf("count at callLeaf = %d, %v; want 1", n, err)
 	}
-	if err := e.SetExternalTaskRetries(ctx, x[0].ID, 1); err != nil {
+	if err := e.SetExternalTaskRetries(ctx, task, 1); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := e.IncidentCount(ctx, engine.IncidentQuery{}); err != nil || n != 0 {

@@ -116,6 +116,24 @@ func addProcessTools(s *mcp.Server, o Options, caller who, timeout time.Duration
 			return h(ctx, args)
 		}
 	}
+	listArgs := func(m map[string]any) map[string]any {
+		out := map[string]any{"maxResults": intg("at most this many (default 20, max 200)")}
+		for k, v := range m {
+			out[k] = v
+		}
+		return out
+	}
+	addDefinitionTools(s, caller, p, with, listArgs)
+	addInstanceTools(s, caller, p, with, listArgs)
+	addTaskTools(s, caller, p, with, listArgs)
+	addIncidentTools(s, caller, p, with, listArgs)
+}
+
+// addDefinitionTools registers processDefinition_list, _count and
+// _getByKey: the definitions of the caller's municipality and the
+// untenanted ones.
+func addDefinitionTools(s *mcp.Server, caller who, p engine.Processes, with func(string, handler) handler,
+	listArgs func(map[string]any) map[string]any) {
 	defQuery := func(args map[string]any) (engine.ProcessDefinitionQuery, error) {
 		keyLike, err := stringArg(args, "keyLike", false)
 		if err != nil {
@@ -135,13 +153,6 @@ func addProcessTools(s *mcp.Server, o Options, caller who, timeout time.Duration
 		"keyLike":       str("SQL LIKE pattern on the key, e.g. %Aanvraag%"),
 		"nameLike":      str("SQL LIKE pattern on the name"),
 		"latestVersion": boolean("only the latest version per key (default true)"),
-	}
-	listArgs := func(m map[string]any) map[string]any {
-		out := map[string]any{"maxResults": intg("at most this many (default 20, max 200)")}
-		for k, v := range m {
-			out[k] = v
-		}
-		return out
 	}
 	add(s, caller, "processDefinition_list", "List process definitions visible to the caller (untenanted and the caller's municipality).",
 		objectSchema(listArgs(defArgs)),
@@ -193,7 +204,12 @@ func addProcessTools(s *mcp.Server, o Options, caller who, timeout time.Duration
 			}
 			return jsonResult(toProcessDefinition(d))
 		}))
+}
 
+// addInstanceTools registers processInstance_list, _count and _get: the
+// running instances whose municipality variable is the caller's.
+func addInstanceTools(s *mcp.Server, caller who, p engine.Processes, with func(string, handler) handler,
+	listArgs func(map[string]any) map[string]any) {
 	instArgs := map[string]any{
 		"processDefinitionKey": str("only instances of this process key"),
 		"businessKey":          str("only instances with this business key"),
@@ -278,7 +294,12 @@ func addProcessTools(s *mcp.Server, o Options, caller who, timeout time.Duration
 			return jsonResult(processInstance{ID: pi.ID, DefinitionID: pi.DefinitionID, DefinitionKey: pi.DefinitionKey,
 				BusinessKey: pi.BusinessKey, Suspended: pi.Suspended, Variables: plain})
 		}))
+}
 
+// addTaskTools registers task_list, task_count and task_getById: the open
+// user tasks of the caller's municipality's instances.
+func addTaskTools(s *mcp.Server, caller who, p engine.Processes, with func(string, handler) handler,
+	listArgs func(map[string]any) map[string]any) {
 	taskArgs := map[string]any{
 		"processDefinitionKey": str("only tasks of this process key"),
 		"assignee":             str("only tasks assigned to this user"),
@@ -356,7 +377,6 @@ func addProcessTools(s *mcp.Server, o Options, caller who, timeout time.Duration
 			}
 			return jsonResult(toTask(t))
 		}))
-	addIncidentTools(s, caller, p, with, listArgs)
 }
 
 type incident struct {
