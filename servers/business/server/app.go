@@ -58,7 +58,9 @@ type app struct {
 	public       *public.Public
 	tracker      *tracker.Tracker
 	docmgmt      docmgmt.Client // /v1/docmgmt and the document worker
-	closers      []func()
+	// stopDocWorker stops the external-task worker; nil when none runs.
+	stopDocWorker func(context.Context) error
+	closers       []func()
 }
 
 // newApp wires the business API.

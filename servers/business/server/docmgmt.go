@@ -492,6 +492,17 @@ func (a *app) newDocs(ctx context.Context) error {
 		defer close(done)
 		_ = w.Run(ctx)
 	}()
+	// stopDocWorker ends the worker: the life cycle calls it once the
+	// requests have drained (within the grace period), Close again at no cost.
+	a.stopDocWorker = func(ctx context.Context) error {
+		cancel()
+		select {
+		case <-done:
+			return nil
+		case <-ctx.Done():
+			return fmt.Errorf("document worker: %w", ctx.Err())
+		}
+	}
 	a.closers = append(a.closers, func() { cancel(); <-done })
 	return nil
 }

@@ -2,8 +2,10 @@ package server
 
 import (
 	"context"
+	"net"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/regelkit/regelkit/servers/business/internal/docworker"
 	"github.com/regelkit/regelkit/servers/internal/auth"
+	"github.com/regelkit/regelkit/servers/internal/lifecycle"
 )
 
 type ripDocs struct {
@@ -201,5 +204,48 @@ func TestDocumentFilers(t *testing.T) {
 	foreign := strings.ReplaceAll(string(data), `xmlns:camunda="http://camunda.org/schema/1.0/bpmn"`, `xmlns:camunda="urn:other"`)
 	if got, err := documentFilers(foreign, ripProcessKey); err != nil || len(got) != 0 {
 		t.Errorf("foreign camunda namespace: %v %v", got, err)
+	}
+}
+
+// TestLifecycleStopsDocWorker: on shutdown the life cycle stops the
+// external-task worker (after the requests drained); a project-phase
+// instance started afterwards keeps its document task for other workers.
+func TestLifecycleStopsDocWorker(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	l.Close()
+	ta := newTestApp(t, map[string]string{"HOST": "127.0.0.1", "PORT": port})
+	if ta.stopDocWorker == nil {
+		t.Fatal("the embedded defaults run the document worker")
+	}
+	lc := lifecycle.New(lifecycle.Options{Grace: 5 * time.Second})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- lc.Run(ctx, (&Server{a: ta.app}).Listeners(lc)...) }()
+	time.Sleep(200 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the life cycle did not end")
+	}
+
+	bg := context.Background()
+	if _, err := ta.engine.StartProcess(bg, engine.StartProcess{Key: ripProcessKey, Variables: engine.Variables{
+		"municipality": engine.String("utrecht"), "projectNumber": engine.String("2026-077"),
+		"projectName": engine.String("Brug"), "projectLeader": engine.String("C")}}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(700 * time.Millisecond) // the worker, were it running, polls every few hundred ms
+	locked, err := ta.engine.FetchAndLock(bg, engine.FetchAndLock{WorkerID: "test", MaxTasks: 5,
+		Topics: []engine.FetchTopic{{TopicName: "rip-edocs-workspace", LockDuration: time.Minute}}})
+	if err != nil || len(locked) != 1 {
+		t.Fatalf("after shutdown the workspace task should wait for a worker: %d locked, %v", len(locked), err)
 	}
 }

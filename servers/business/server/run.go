@@ -79,12 +79,16 @@ func (s *Server) Shutdown() lifecycle.Options {
 	return o
 }
 
-// Listeners registers the audit queue with lc, which closes it once the
-// requests have drained, and returns the listener, with readiness on the
+// Listeners registers the background workers with lc, which stops them
+// once the requests have drained (the external-task worker first, then
+// the audit queue), and returns the listener, with readiness on the
 // health routes.
 func (s *Server) Listeners(lc *lifecycle.Lifecycle) []lifecycle.Server {
 	cfg, logger := s.a.cfg, s.a.logger
 	lc.Add("audit queue", lifecycle.CloseFunc(s.a.audit.flush))
+	if s.a.stopDocWorker != nil {
+		lc.Add("document worker", lifecycle.CloseFunc(s.a.stopDocWorker))
+	}
 	return append([]lifecycle.Server{{
 		Name: "business", Addr: net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)),
 		Handler: lc.Ready(s.Handler(), healthPath, healthPath+"/ready", "/api/health"),
