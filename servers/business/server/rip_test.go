@@ -242,7 +242,7 @@ func TestLifecycleStopsDocWorker(t *testing.T) {
 		"projectName": engine.String("Brug"), "projectLeader": engine.String("C")}}); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(700 * time.Millisecond) // the worker, were it running, polls every few hundred ms
+	time.Sleep(2500 * time.Millisecond) // the worker, were it running, polls every second
 	locked, err := ta.engine.FetchAndLock(bg, engine.FetchAndLock{WorkerID: "test", MaxTasks: 5,
 		Topics: []engine.FetchTopic{{TopicName: "rip-edocs-workspace", LockDuration: time.Minute}}})
 	if err != nil || len(locked) != 1 {
