@@ -43,9 +43,12 @@ func run() error {
 // server reads itself, from the same environment.
 type config struct {
 	Explorer, Business, Editor, Rules int
-	Development                       bool
-	Shutdown                          lifecycle.Options
-	LogLevel                          slog.Level
+	// MetricsAddr is each server's separate /metrics listener (its
+	// METRICS_ADDR in the stack), by server name; "" = none.
+	MetricsAddr map[string]string
+	Development bool
+	Shutdown    lifecycle.Options
+	LogLevel    slog.Level
 }
 
 func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader, error) {
@@ -55,6 +58,11 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	c.Business = env.Port("BUSINESS_PORT", 3002, "port of the business API (its PORT in the stack)")
 	c.Editor = env.Port("EDITOR_PORT", 8084, "port of the editor (its PORT in the stack)")
 	c.Rules = env.Port("RULES_PORT", 8083, "port of the rules API (its PORT in the stack)")
+	c.MetricsAddr = map[string]string{}
+	for _, name := range []string{"explorer", "business", "editor", "rules"} {
+		v := strings.ToUpper(name) + "_METRICS_ADDR"
+		c.MetricsAddr[name] = env.String(v, "", "a separate /metrics listener of the "+name+" (its METRICS_ADDR in the stack), e.g. :9091; empty: none")
+	}
 	c.Development = env.OneOf("ENVIRONMENT", "development",
 		[]string{"development", "acceptance", "production"}, "deployment environment, passed to every server") == "development"
 	level := env.OneOf("LOG_LEVEL", "info", []string{"debug", "info", "warn", "error"}, "minimum log level")
@@ -62,6 +70,20 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	c.Shutdown = lifecycle.Settings(env, c.Development)
 	if err := env.Err(); err != nil {
 		return nil, env, err
+	}
+	if v, ok := lookup("METRICS_ADDR"); ok && v != "" {
+		// every server would try to listen on it
+		return nil, env, errors.New("METRICS_ADDR would be every server's: set EXPLORER_METRICS_ADDR, BUSINESS_METRICS_ADDR, EDITOR_METRICS_ADDR or RULES_METRICS_ADDR instead")
+	}
+	addrs := map[string]string{}
+	for name, a := range c.MetricsAddr {
+		if a == "" {
+			continue
+		}
+		if other, ok := addrs[a]; ok {
+			return nil, env, fmt.Errorf("the %s and the %s would both serve /metrics on %s", other, name, a)
+		}
+		addrs[a] = name
 	}
 	ports := map[int]string{}
 	for _, p := range []struct {
@@ -76,12 +98,16 @@ func loadConfig(lookup func(string) (string, bool)) (*config, *envconfig.Reader,
 	return c, env, nil
 }
 
-// withPort is lookup with PORT answered by port: each server in the stack
-// reads its own port from the stack's setting.
-func withPort(lookup func(string) (string, bool), port int) func(string) (string, bool) {
+// withPort is lookup with PORT answered by port and METRICS_ADDR by
+// metricsAddr: each server in the stack reads its own port and metrics
+// listener from the stack's settings.
+func withPort(lookup func(string) (string, bool), port int, metricsAddr string) func(string) (string, bool) {
 	return func(name string) (string, bool) {
-		if name == "PORT" {
+		switch name {
+		case "PORT":
 			return strconv.Itoa(port), true
+		case "METRICS_ADDR":
+			return metricsAddr, metricsAddr != ""
 		}
 		return lookup(name)
 	}
@@ -129,25 +155,25 @@ func build(ctx context.Context, lookup func(string) (string, bool), out, logOut 
 			s.close()
 		}
 	}()
-	ex, err := explorer.New(ctx, explorer.Options{Lookup: withPort(lookup, cfg.Explorer),
+	ex, err := explorer.New(ctx, explorer.Options{Lookup: withPort(lookup, cfg.Explorer, cfg.MetricsAddr["explorer"]),
 		Logger: logger.With("server", "explorer"), Engine: s.eng, KnowledgeGraph: s.kg})
 	if err != nil {
 		return nil, fmt.Errorf("explorer: %w", err)
 	}
 	s.closers = append(s.closers, ex.Close)
-	biz, err := business.New(ctx, business.Options{Lookup: withPort(lookup, cfg.Business),
+	biz, err := business.New(ctx, business.Options{Lookup: withPort(lookup, cfg.Business, cfg.MetricsAddr["business"]),
 		Logger: logger.With("server", "business"), Engine: s.eng})
 	if err != nil {
 		return nil, fmt.Errorf("business: %w", err)
 	}
 	s.closers = append(s.closers, biz.Close)
-	ed, err := editor.New(ctx, editor.Options{Lookup: withPort(lookup, cfg.Editor),
+	ed, err := editor.New(ctx, editor.Options{Lookup: withPort(lookup, cfg.Editor, cfg.MetricsAddr["editor"]),
 		Logger: logger.With("server", "editor"), KnowledgeGraph: s.kg})
 	if err != nil {
 		return nil, fmt.Errorf("editor: %w", err)
 	}
 	s.closers = append(s.closers, ed.Close)
-	ru, err := rules.New(ctx, rules.Options{Lookup: withPort(lookup, cfg.Rules),
+	ru, err := rules.New(ctx, rules.Options{Lookup: withPort(lookup, cfg.Rules, cfg.MetricsAddr["rules"]),
 		Logger: logger.With("server", "rules"), Repository: engineRepository{s.eng}})
 	if err != nil {
 		return nil, fmt.Errorf("rules: %w", err)

@@ -300,7 +300,25 @@ func TestConfig(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "EXPLORER_PORT and RULES_PORT are both 8081") {
 		t.Errorf("a shared port: %v", err)
 	}
-	if got, _ := withPort(lookupOf(map[string]string{"PORT": "1"}), 9)("PORT"); got != "9" {
+	if got, _ := withPort(lookupOf(map[string]string{"PORT": "1"}), 9, "")("PORT"); got != "9" {
 		t.Errorf("PORT = %s, want the stack's 9", got)
+	}
+	if got, ok := withPort(lookupOf(nil), 9, "")("METRICS_ADDR"); ok || got != "" {
+		t.Errorf("METRICS_ADDR = %q, %v; want unset", got, ok)
+	}
+	if got, _ := withPort(lookupOf(nil), 9, ":9092")("METRICS_ADDR"); got != ":9092" {
+		t.Errorf("METRICS_ADDR = %q, want :9092", got)
+	}
+	cfg, _, err = loadConfig(lookupOf(map[string]string{"BUSINESS_METRICS_ADDR": ":9092"}))
+	if err != nil || cfg.MetricsAddr["business"] != ":9092" || cfg.MetricsAddr["explorer"] != "" {
+		t.Errorf("BUSINESS_METRICS_ADDR: %v, %v", cfg, err)
+	}
+	_, _, err = loadConfig(lookupOf(map[string]string{"METRICS_ADDR": ":9090"}))
+	if err == nil || !strings.Contains(err.Error(), "METRICS_ADDR would be every server's") {
+		t.Errorf("METRICS_ADDR in the stack: %v", err)
+	}
+	_, _, err = loadConfig(lookupOf(map[string]string{"EDITOR_METRICS_ADDR": ":9090", "RULES_METRICS_ADDR": ":9090"}))
+	if err == nil || !strings.Contains(err.Error(), "would both serve /metrics on :9090") {
+		t.Errorf("one metrics address twice: %v", err)
 	}
 }
