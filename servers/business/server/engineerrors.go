@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/regelkit/regelkit/engine"
+	"github.com/regelkit/regelkit/servers/internal/auth"
 	"github.com/regelkit/regelkit/servers/internal/httpapi"
 )
 
@@ -42,6 +43,18 @@ type onFailure struct {
 	NotFoundMessage string
 	Failed          string // code of a rejection, e.g. TASK_CLAIM_FAILED
 	FailedMessage   string
+}
+
+// auditEngineCall finishes a route's engine call: a failure is mapped by
+// engineFailure(err, f) and marks row failed; row is recorded either way,
+// and the mapped error returned.
+func (a *app) auditEngineCall(r *http.Request, p *auth.Principal, row auditRow, err error, f onFailure) error {
+	if err != nil {
+		err = engineFailure(err, f)
+		row.Failed, row.ErrorMessage = true, failureMessage(err)
+	}
+	a.audit.record(r.Context(), r, p, row)
+	return err
 }
 
 // engineFailure is the one mapping of engine failures:

@@ -166,12 +166,7 @@ func (a *app) handleM2MProcessList(w http.ResponseWriter, r *http.Request) error
 	defer cancel()
 	list, err := procs.ProcessInstances(ctx, q)
 	row := auditRow{Action: "process.list.m2m", ResourceType: "process", Details: map[string]any{"count": len(list)}}
-	if err != nil {
-		err = engineFailure(err, onFailure{Failed: codeProcessListFailed, FailedMessage: "The process instances could not be listed"})
-		row.Failed, row.ErrorMessage = true, failureMessage(err)
-	}
-	a.audit.record(r.Context(), r, p, row)
-	if err != nil {
+	if err := a.auditEngineCall(r, p, row, err, onFailure{Failed: codeProcessListFailed, FailedMessage: "The process instances could not be listed"}); err != nil {
 		return err
 	}
 	// Operaton's ProcessInstanceDto: id, not processInstanceId
@@ -303,13 +298,8 @@ func (a *app) handleM2MDelete(w http.ResponseWriter, r *http.Request) error {
 	err = procs.DeleteProcessInstance(ctx, id, engine.DeleteProcessInstance{Reason: reason})
 	row := auditRow{Action: "process.delete.m2m", ResourceType: "process", ResourceID: id,
 		Details: map[string]any{"processInstanceId": id, "reason": reason}}
-	if err != nil {
-		// Upstream: an unknown or ended instance is a failed delete, not a 404.
-		err = engineFailure(err, onFailure{Failed: codeProcessDeleteFailed, FailedMessage: "The process instance could not be cancelled"})
-		row.Failed, row.ErrorMessage = true, failureMessage(err)
-	}
-	a.audit.record(r.Context(), r, p, row)
-	if err != nil {
+	// Upstream: an unknown or ended instance is a failed delete, not a 404.
+	if err := a.auditEngineCall(r, p, row, err, onFailure{Failed: codeProcessDeleteFailed, FailedMessage: "The process instance could not be cancelled"}); err != nil {
 		return err
 	}
 	return httpapi.WriteData(w, http.StatusOK, map[string]string{"message": "Process instance cancelled", "processInstanceId": id})
@@ -396,12 +386,7 @@ func (a *app) handleM2MClaim(w http.ResponseWriter, r *http.Request) error {
 	defer cancel()
 	err = procs.Claim(ctx, id, user)
 	row := auditRow{Action: "task.claim.m2m", ResourceType: "task", ResourceID: id, Details: map[string]any{"taskId": id}}
-	if err != nil {
-		err = engineFailure(err, taskNotFound(id, codeTaskClaimFailed, "The task could not be claimed"))
-		row.Failed, row.ErrorMessage = true, failureMessage(err)
-	}
-	a.audit.record(r.Context(), r, p, row)
-	if err != nil {
+	if err := a.auditEngineCall(r, p, row, err, taskNotFound(id, codeTaskClaimFailed, "The task could not be claimed")); err != nil {
 		return err
 	}
 	return httpapi.WriteData(w, http.StatusOK, map[string]any{"taskId": id, "claimed": true})
@@ -430,13 +415,8 @@ func (a *app) handleM2MComplete(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := a.engineContext(r)
 	defer cancel()
 	err = procs.CompleteTask(ctx, id, vars)
-	if err != nil {
-		// Upstream: an unknown or completed task is a failed completion.
-		err = engineFailure(err, onFailure{Failed: codeTaskCompleteFailed, FailedMessage: "The task could not be completed"})
-		row.Failed, row.ErrorMessage = true, failureMessage(err)
-	}
-	a.audit.record(r.Context(), r, p, row)
-	if err != nil {
+	// Upstream: an unknown or completed task is a failed completion.
+	if err := a.auditEngineCall(r, p, row, err, onFailure{Failed: codeTaskCompleteFailed, FailedMessage: "The task could not be completed"}); err != nil {
 		return err
 	}
 	return httpapi.WriteData(w, http.StatusOK, map[string]any{"taskId": id, "completed": true})

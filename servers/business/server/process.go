@@ -404,13 +404,8 @@ func (a *app) handleProcessDelete(w http.ResponseWriter, r *http.Request) error 
 	err = procs.DeleteProcessInstance(ctx, id, engine.DeleteProcessInstance{Reason: reason})
 	row := auditRow{Action: "process.delete", ResourceType: "process", ResourceID: id,
 		Details: map[string]any{"processInstanceId": id, "reason": reason}}
-	if err != nil {
-		err = engineFailure(err, onFailure{NotFound: codeProcessNotFound, NotFoundMessage: fmt.Sprintf("Process instance '%s' not found", id),
-			Failed: codeProcessDeleteFailed, FailedMessage: "The process instance could not be cancelled"})
-		row.Failed, row.ErrorMessage = true, failureMessage(err)
-	}
-	a.audit.record(r.Context(), r, p, row)
-	if err != nil {
+	if err := a.auditEngineCall(r, p, row, err, onFailure{NotFound: codeProcessNotFound, NotFoundMessage: fmt.Sprintf("Process instance '%s' not found", id),
+		Failed: codeProcessDeleteFailed, FailedMessage: "The process instance could not be cancelled"}); err != nil {
 		return err
 	}
 	return httpapi.WriteData(w, http.StatusOK, map[string]string{"message": "Process instance cancelled", "processInstanceId": id})
@@ -442,12 +437,7 @@ func (a *app) handleProcessHistory(w http.ResponseWriter, r *http.Request) error
 	list, err := procs.HistoricProcessInstances(ctx, q)
 	row := auditRow{Action: "process.history", ResourceType: "process",
 		Details: map[string]any{"applicantId": applicant, "tenantId": p.Tenant, "count": len(list)}}
-	if err != nil {
-		err = engineFailure(err, onFailure{Failed: codeProcessHistoryFailed, FailedMessage: "The process history could not be read"})
-		row.Failed, row.ErrorMessage = true, failureMessage(err)
-	}
-	a.audit.record(r.Context(), r, p, row)
-	if err != nil {
+	if err := a.auditEngineCall(r, p, row, err, onFailure{Failed: codeProcessHistoryFailed, FailedMessage: "The process history could not be read"}); err != nil {
 		return err
 	}
 	return httpapi.WriteData(w, http.StatusOK, list)

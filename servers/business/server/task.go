@@ -135,12 +135,7 @@ func (a *app) handleTaskList(w http.ResponseWriter, r *http.Request) error {
 		tasks, err = procs.Tasks(ctx, q)
 	}
 	row := auditRow{Action: "task.list", ResourceType: "task", Details: map[string]any{"count": len(tasks)}}
-	if err != nil {
-		err = engineFailure(err, onFailure{Failed: codeTaskListFailed, FailedMessage: "The tasks could not be listed"})
-		row.Failed, row.ErrorMessage = true, failureMessage(err)
-	}
-	a.audit.record(r.Context(), r, p, row)
-	if err != nil {
+	if err := a.auditEngineCall(r, p, row, err, onFailure{Failed: codeTaskListFailed, FailedMessage: "The tasks could not be listed"}); err != nil {
 		return err
 	}
 	out, err := taskList(ctx, procs, tasks)
@@ -204,12 +199,7 @@ func (a *app) handleTaskClaim(w http.ResponseWriter, r *http.Request) error {
 	}
 	err := procs.Claim(ctx, id, p.UserID)
 	row := auditRow{Action: "task.claim", ResourceType: "task", ResourceID: id, Details: map[string]any{"taskId": id}}
-	if err != nil {
-		err = engineFailure(err, taskNotFound(id, codeTaskClaimFailed, "The task could not be claimed"))
-		row.Failed, row.ErrorMessage = true, failureMessage(err)
-	}
-	a.audit.record(r.Context(), r, p, row)
-	if err != nil {
+	if err := a.auditEngineCall(r, p, row, err, taskNotFound(id, codeTaskClaimFailed, "The task could not be claimed")); err != nil {
 		return err
 	}
 	return httpapi.WriteData(w, http.StatusOK, map[string]string{"taskId": id, "assignee": p.UserID})
@@ -238,12 +228,7 @@ func (a *app) handleTaskComplete(w http.ResponseWriter, r *http.Request) error {
 	err = procs.CompleteTask(ctx, id, vars)
 	row := auditRow{Action: "task.complete", ResourceType: "task", ResourceID: id,
 		Details: map[string]any{"taskId": id, "variableCount": len(vars)}}
-	if err != nil {
-		err = engineFailure(err, taskNotFound(id, codeTaskCompleteFailed, "The task could not be completed"))
-		row.Failed, row.ErrorMessage = true, failureMessage(err)
-	}
-	a.audit.record(r.Context(), r, p, row)
-	if err != nil {
+	if err := a.auditEngineCall(r, p, row, err, taskNotFound(id, codeTaskCompleteFailed, "The task could not be completed")); err != nil {
 		return err
 	}
 	return httpapi.WriteData(w, http.StatusOK, map[string]string{"taskId": id, "status": "completed"})
@@ -268,12 +253,7 @@ func (a *app) handleTaskHistory(w http.ResponseWriter, r *http.Request) error {
 		out, err = a.decorateHistory(ctx, procs, tasks)
 	}
 	row := auditRow{Action: "task.history", ResourceType: "task", Details: map[string]any{"count": len(out)}}
-	if err != nil {
-		err = engineFailure(err, onFailure{Failed: codeTaskHistoryFailed, FailedMessage: "The task history could not be read"})
-		row.Failed, row.ErrorMessage = true, failureMessage(err)
-	}
-	a.audit.record(r.Context(), r, p, row)
-	if err != nil {
+	if err := a.auditEngineCall(r, p, row, err, onFailure{Failed: codeTaskHistoryFailed, FailedMessage: "The task history could not be read"}); err != nil {
 		return err
 	}
 	return httpapi.WriteData(w, http.StatusOK, out)
