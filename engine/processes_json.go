@@ -356,7 +356,10 @@ func (f *FormRef) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-type taskJSON struct {
+// TaskDTO is Operaton's TaskDto as it travels, what Task.MarshalJSON
+// writes. Embed it in a struct of your own to add fields to a task's JSON
+// in one encoding pass.
+type TaskDTO struct {
 	ID                  string   `json:"id"`
 	Name                *string  `json:"name"`
 	Assignee            *string  `json:"assignee"`
@@ -385,22 +388,25 @@ type taskJSON struct {
 
 // MarshalJSON writes Operaton's TaskDto. CandidateUsers and
 // CandidateGroups are not part of it (GET /task/{id}/identity-links).
-func (t Task) MarshalJSON() ([]byte, error) {
-	return json.Marshal(taskJSON{ID: t.ID, Name: nullable(t.Name), Assignee: nullable(t.Assignee),
+func (t Task) MarshalJSON() ([]byte, error) { return json.Marshal(t.DTO()) }
+
+// DTO is the task in Operaton's TaskDto shape.
+func (t Task) DTO() TaskDTO {
+	return TaskDTO{ID: t.ID, Name: nullable(t.Name), Assignee: nullable(t.Assignee),
 		Created: jsonTime(t.Created), Due: jsonTimePtr(t.Due), FollowUp: jsonTimePtr(t.FollowUp),
 		LastUpdated: jsonTime(t.LastUpdated), DelegationState: nullable(t.DelegationState),
 		Description: nullable(t.Description), ExecutionID: nullable(t.ExecutionID), Owner: nullable(t.Owner),
 		ParentTaskID: nullable(t.ParentTaskID), Priority: t.Priority, ProcessDefinitionID: nullable(t.ProcessDefinitionID),
 		ProcessInstanceID: nullable(t.ProcessInstanceID), TaskDefinitionKey: nullable(t.TaskDefinitionKey),
 		Suspended: t.Suspended, FormKey: nullable(t.FormKey), OperatonFormRef: t.FormRef, TenantID: nullable(t.TenantID),
-		TaskState: nullable(t.TaskState)})
+		TaskState: nullable(t.TaskState)}
 }
 
 // UnmarshalJSON reads Operaton's TaskDto (camundaFormRef is read as
 // operatonFormRef, for Camunda 7 engines).
 func (t *Task) UnmarshalJSON(data []byte) error {
 	var j struct {
-		taskJSON
+		TaskDTO
 		CamundaFormRef *FormRef `json:"camundaFormRef"`
 	}
 	if err := json.Unmarshal(data, &j); err != nil {
@@ -696,7 +702,9 @@ func (h *HistoricProcessInstance) UnmarshalJSON(data []byte) error {
 	return r.err
 }
 
-type historicTaskJSON struct {
+// HistoricTaskDTO is Operaton's HistoricTaskInstanceDto as it travels,
+// what HistoricTask.MarshalJSON writes; embed it to add fields.
+type HistoricTaskDTO struct {
 	ID                    string  `json:"id"`
 	ProcessDefinitionKey  *string `json:"processDefinitionKey"`
 	ProcessDefinitionID   *string `json:"processDefinitionId"`
@@ -727,8 +735,11 @@ type historicTaskJSON struct {
 }
 
 // MarshalJSON writes Operaton's HistoricTaskInstanceDto.
-func (h HistoricTask) MarshalJSON() ([]byte, error) {
-	return json.Marshal(historicTaskJSON{ID: h.ID, ProcessDefinitionKey: nullable(h.ProcessDefinitionKey),
+func (h HistoricTask) MarshalJSON() ([]byte, error) { return json.Marshal(h.DTO()) }
+
+// DTO is the historic task in Operaton's HistoricTaskInstanceDto shape.
+func (h HistoricTask) DTO() HistoricTaskDTO {
+	return HistoricTaskDTO{ID: h.ID, ProcessDefinitionKey: nullable(h.ProcessDefinitionKey),
 		ProcessDefinitionID: nullable(h.ProcessDefinitionID), ProcessInstanceID: nullable(h.ProcessInstanceID),
 		ExecutionID: nullable(h.ExecutionID), ActivityInstanceID: nullable(h.ActivityInstanceID), Name: nullable(h.Name),
 		Description: nullable(h.Description), DeleteReason: nullable(h.DeleteReason), Owner: nullable(h.Owner),
@@ -736,12 +747,12 @@ func (h HistoricTask) MarshalJSON() ([]byte, error) {
 		Duration: h.Duration, TaskDefinitionKey: nullable(h.TaskDefinitionKey), Priority: h.Priority,
 		Due: jsonTimePtr(h.Due), ParentTaskID: nullable(h.ParentTaskID), FollowUp: jsonTimePtr(h.FollowUp),
 		TenantID: nullable(h.TenantID), RemovalTime: jsonTimePtr(h.RemovalTime),
-		RootProcessInstanceID: nullable(h.RootProcessInstanceID), TaskState: nullable(h.TaskState)})
+		RootProcessInstanceID: nullable(h.RootProcessInstanceID), TaskState: nullable(h.TaskState)}
 }
 
 // UnmarshalJSON reads Operaton's HistoricTaskInstanceDto.
 func (h *HistoricTask) UnmarshalJSON(data []byte) error {
-	var j historicTaskJSON
+	var j HistoricTaskDTO
 	if err := json.Unmarshal(data, &j); err != nil {
 		return err
 	}

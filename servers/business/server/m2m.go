@@ -317,11 +317,7 @@ func (a *app) handleM2MTaskList(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return engineFailure(err, onFailure{Failed: codeTaskListFailed, FailedMessage: "The tasks could not be listed"})
 	}
-	out, err := taskList(ctx, procs, tasks)
-	if err != nil {
-		return err
-	}
-	return httpapi.WriteData(w, http.StatusOK, out)
+	return httpapi.WriteData(w, http.StatusOK, taskList(ctx, procs, tasks))
 }
 
 func (a *app) handleM2MTask(w http.ResponseWriter, r *http.Request) error {
@@ -333,11 +329,7 @@ func (a *app) handleM2MTask(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return engineFailure(err, taskNotFound(id, codeOperatonError, "The process engine refused the request"))
 	}
-	out, err := taskList(ctx, procs, []engine.Task{task})
-	if err != nil {
-		return err
-	}
-	return httpapi.WriteData(w, http.StatusOK, out[0])
+	return httpapi.WriteData(w, http.StatusOK, taskList(ctx, procs, []engine.Task{task})[0])
 }
 
 func (a *app) handleM2MTaskVariables(w http.ResponseWriter, r *http.Request) error {

@@ -717,39 +717,6 @@ func engineTime(t *time.Time) *string {
 	return &s
 }
 
-// withFields is v's JSON object (an engine DTO in Operaton's shape) with
-// fields added at its end: the business API's additions to Operaton's
-// DTOs (processDefinitionKey on tasks; businessKey and boardOwner on
-// historic tasks), so that every Operaton field is engine's to write.
-func withFields(v any, fields ...field) (json.RawMessage, error) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	if len(data) < 2 || data[0] != '{' || data[len(data)-1] != '}' {
-		return nil, fmt.Errorf("withFields: %T is not written as a JSON object", v)
-	}
-	out := append(make([]byte, 0, len(data)+32*len(fields)), data[:len(data)-1]...)
-	for i, f := range fields {
-		if i > 0 || len(data) > 2 {
-			out = append(out, ',')
-		}
-		name, _ := json.Marshal(f.name)
-		value, err := json.Marshal(f.value)
-		if err != nil {
-			return nil, err
-		}
-		out = append(append(append(out, name...), ':'), value...)
-	}
-	return append(out, '}'), nil
-}
-
-// field is one addition of withFields.
-type field struct {
-	name  string
-	value any
-}
-
 // Schemas of the process operations.
 var (
 	startRequestSchema = openapi.Object(map[string]openapi.Schema{

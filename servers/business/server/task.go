@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -138,11 +137,7 @@ func (a *app) handleTaskList(w http.ResponseWriter, r *http.Request) error {
 	if err := a.auditEngineCall(r, p, row, err, onFailure{Failed: codeTaskListFailed, FailedMessage: "The tasks could not be listed"}); err != nil {
 		return err
 	}
-	out, err := taskList(ctx, procs, tasks)
-	if err != nil {
-		return err
-	}
-	return httpapi.WriteData(w, http.StatusOK, out)
+	return httpapi.WriteData(w, http.StatusOK, taskList(ctx, procs, tasks))
 }
 
 func (a *app) handleTask(w http.ResponseWriter, r *http.Request) error {
@@ -154,11 +149,7 @@ func (a *app) handleTask(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := taskList(ctx, procs, []engine.Task{task})
-	if err != nil {
-		return err
-	}
-	return httpapi.WriteData(w, http.StatusOK, out[0])
+	return httpapi.WriteData(w, http.StatusOK, taskList(ctx, procs, []engine.Task{task})[0])
 }
 
 func (a *app) handleTaskVariables(w http.ResponseWriter, r *http.Request) error {
@@ -248,7 +239,7 @@ func (a *app) handleTaskHistory(w http.ResponseWriter, r *http.Request) error {
 			SortBy:           "endTime", SortOrder: "desc", MaxResults: maxTaskHistory,
 		})
 	}
-	var out []json.RawMessage
+	var out []historicTaskRow
 	if err == nil {
 		out, err = a.decorateHistory(ctx, procs, tasks)
 	}
@@ -261,7 +252,7 @@ func (a *app) handleTaskHistory(w http.ResponseWriter, r *http.Request) error {
 
 // decorateHistory adds businessKey (one bulk read per 100 instances) and
 // boardOwner (from the BPMN, cached per definition) to historic tasks.
-func (a *app) decorateHistory(ctx context.Context, procs engine.Processes, tasks []engine.HistoricTask) ([]json.RawMessage, error) {
+func (a *app) decorateHistory(ctx context.Context, procs engine.Processes, tasks []engine.HistoricTask) ([]historicTaskRow, error) {
 	if len(tasks) > maxTaskHistory {
 		tasks = tasks[:maxTaskHistory]
 	}
@@ -284,14 +275,10 @@ func (a *app) decorateHistory(ctx context.Context, procs engine.Processes, tasks
 			keys[h.ID] = h.BusinessKey
 		}
 	}
-	out := make([]json.RawMessage, 0, len(tasks))
+	out := make([]historicTaskRow, 0, len(tasks))
 	for _, t := range tasks {
-		h, err := withFields(t, field{"businessKey", nullable(keys[t.ProcessInstanceID])},
-			field{"boardOwner", nullable(a.boardOwners.get(ctx, procs, t.ProcessDefinitionID, t.ProcessDefinitionKey))})
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, h)
+		out = append(out, historicTaskRow{HistoricTaskDTO: t.DTO(), BusinessKey: nullable(keys[t.ProcessInstanceID]),
+			BoardOwner: nullable(a.boardOwners.get(ctx, procs, t.ProcessDefinitionID, t.ProcessDefinitionKey))})
 	}
 	return out, nil
 }
@@ -350,9 +337,9 @@ func (c *boardOwnerCache) len() int {
 // taskList renders tasks, adding each one's processDefinitionKey: the
 // definition id up to its first ':', or (an id without ':', as call
 // activities can give) the definition's key, read once per id.
-func taskList(ctx context.Context, procs engine.Processes, tasks []engine.Task) ([]json.RawMessage, error) {
+func taskList(ctx context.Context, procs engine.Processes, tasks []engine.Task) []taskRow {
 	keys := map[string]string{}
-	out := make([]json.RawMessage, 0, len(tasks))
+	out := make([]taskRow, 0, len(tasks))
 	for _, t := range tasks {
 		key, ok := keys[t.ProcessDefinitionID]
 		if !ok {
@@ -363,13 +350,25 @@ func taskList(ctx context.Context, procs engine.Processes, tasks []engine.Task) 
 			}
 			keys[t.ProcessDefinitionID] = key
 		}
-		row, err := withFields(t, field{"processDefinitionKey", nullable(key)})
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, row)
+		out = append(out, taskRow{TaskDTO: t.DTO(), ProcessDefinitionKey: nullable(key)})
 	}
-	return out, nil
+	return out
+}
+
+// taskRow is Operaton's TaskDto with processDefinitionKey added; the
+// embedded DTO keeps every Operaton field engine's to write, and the row
+// is encoded in one pass.
+type taskRow struct {
+	engine.TaskDTO
+	ProcessDefinitionKey *string `json:"processDefinitionKey"`
+}
+
+// historicTaskRow is Operaton's HistoricTaskInstanceDto plus businessKey
+// and boardOwner.
+type historicTaskRow struct {
+	engine.HistoricTaskDTO
+	BusinessKey *string `json:"businessKey"`
+	BoardOwner  *string `json:"boardOwner"`
 }
 
 // Schemas of the task operations.
